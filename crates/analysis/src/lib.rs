@@ -1,0 +1,13 @@
+//! Reports built from a tablespace: each is a plain struct deriving
+//! `Serialize`, produced by one pass over the pages, rendered elsewhere.
+
+pub mod checksum_report;
+pub mod page_detail;
+pub mod page_list;
+pub mod scan;
+pub mod summary;
+
+pub use checksum_report::ChecksumReport;
+pub use page_detail::PageDetail;
+pub use page_list::{PageFilter, PageList, PageRow};
+pub use summary::Summary;

@@ -1,0 +1,182 @@
+//! `page`: every decoded header field of one page, with offsets.
+
+use crate::summary::verdict_name;
+use innodb_format::checksum::ChecksumVerdict;
+use innodb_format::field::Field;
+use innodb_format::fil_header::FilHeader;
+use innodb_format::fil_trailer::FilTrailer;
+use innodb_format::fsp_header::FspHeader;
+use innodb_format::index_header::IndexHeader;
+use innodb_format::page_compressed::FIL_PAGE_COMP_ALGO;
+use innodb_format::page_type::PageType;
+use innodb_format::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
+use innodb_space::{Finding, SpaceError, Tablespace};
+use serde::Serialize;
+
+/// A titled group of fields (one on-disk structure).
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    /// The structure's name.
+    pub title: String,
+    /// Its fields.
+    pub fields: Vec<Field>,
+}
+
+/// Everything decoded about one page.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageDetail {
+    /// The file as given.
+    pub file: String,
+    /// Page number.
+    pub page: u32,
+    /// Byte offset of the page in the file.
+    pub file_offset: u64,
+    /// Physical page size.
+    pub physical_page_size: usize,
+    /// The page's real type name.
+    #[serde(rename = "type")]
+    pub page_type: String,
+    /// Checksum algorithm that verifies, or `all_zero`, `bad`, `unverifiable`.
+    pub checksum: &'static str,
+    /// The full checksum verdict with stored and computed values.
+    pub checksum_verdict: ChecksumVerdict,
+    /// Whether header and trailer LSN agree.
+    pub lsn_consistent: Option<bool>,
+    /// True for a copy in the doublewrite area.
+    pub doublewrite_copy: bool,
+    /// The decoded structures.
+    pub sections: Vec<Section>,
+    /// Problems found on this page.
+    pub findings: Vec<Finding>,
+}
+
+impl PageDetail {
+    /// Decodes page `n` of `space`.
+    pub fn build(space: &Tablespace, n: u32) -> Result<PageDetail, SpaceError> {
+        let bytes = space.page(n)?;
+        let format = space.format();
+        let vendor = format.vendor;
+        let full_crc32 = format.flags.full_crc32;
+        let mut findings = Vec::new();
+        let mut checker = space.checker();
+        let check = checker.check(n, bytes, &mut findings);
+        let page_err = |source| SpaceError::Page {
+            path: space.path().to_path_buf(),
+            page: n,
+            source,
+        };
+        let mut sections = vec![Section {
+            title: "FIL header".into(),
+            fields: check.fil.fields(vendor, full_crc32),
+        }];
+        // The image whose body is decoded: the inflated page for page-compressed pages.
+        let image: &[u8] = match (check.compressed, checker.inflated_page()) {
+            (Some(frame), Some(inflated)) => {
+                sections.push(Section {
+                    title: "page-compressed frame".into(),
+                    fields: vec![
+                        Field::with_meaning(
+                            FIL_PAGE_COMP_ALGO,
+                            if full_crc32 { 0 } else { 8 },
+                            "FIL_PAGE_COMP_ALGO",
+                            frame.algorithm.0.into(),
+                            frame.algorithm.name(),
+                        ),
+                        Field::new(
+                            FIL_PAGE_COMP_ALGO,
+                            0,
+                            "compressed payload bytes",
+                            frame.payload_len as u64,
+                        ),
+                    ],
+                });
+                let inner = FilHeader::parse(inflated).map_err(page_err)?;
+                sections.push(Section {
+                    title: "FIL header (inflated page)".into(),
+                    fields: inner.fields(vendor, false),
+                });
+                inflated
+            }
+            _ => bytes,
+        };
+        if !check.all_zero {
+            if n == 0 {
+                if let Ok(h) = FspHeader::parse(image) {
+                    sections.push(Section {
+                        title: "FSP header".into(),
+                        fields: h.fields(),
+                    });
+                }
+            }
+            if check.page_type.is_index_layout(vendor) {
+                let h = IndexHeader::parse(image).map_err(page_err)?;
+                sections.push(Section {
+                    title: "INDEX page header".into(),
+                    fields: h.fields(),
+                });
+            }
+            if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
+                if let Ok(Some(d)) = Doublewrite::parse(image) {
+                    sections.push(Section {
+                        title: "TRX_SYS doublewrite".into(),
+                        fields: d.fields(image.len()),
+                    });
+                }
+            }
+            if !format.is_zip() {
+                sections.push(
+                    trailer_section(image, full_crc32 && check.compressed.is_none())
+                        .map_err(page_err)?,
+                );
+            }
+        }
+        Ok(PageDetail {
+            file: space.path().display().to_string(),
+            page: n,
+            file_offset: u64::from(n) * bytes.len() as u64,
+            physical_page_size: bytes.len(),
+            page_type: check.page_type.name(vendor).into_owned(),
+            checksum: verdict_name(&check.checksum),
+            checksum_verdict: check.checksum.clone(),
+            lsn_consistent: check.lsn_consistent,
+            doublewrite_copy: check.doublewrite_copy,
+            sections,
+            findings,
+        })
+    }
+}
+
+fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_format::FormatError> {
+    let t = FilTrailer::parse(image, full_crc32)?;
+    let n = image.len();
+    let fields = if full_crc32 {
+        vec![
+            Field::new(n - 8, 4, "FIL_PAGE_FCRC32_END_LSN", t.lsn_low32.into()),
+            Field::new(
+                n - 4,
+                4,
+                "FIL_PAGE_FCRC32_CHECKSUM",
+                t.full_crc32_checksum.unwrap_or(0).into(),
+            ),
+        ]
+    } else {
+        vec![
+            Field::new(
+                n - 8,
+                4,
+                "FIL_PAGE_END_LSN_OLD_CHKSUM",
+                t.old_checksum.unwrap_or(0).into(),
+            ),
+            Field::new(
+                n - 4,
+                4,
+                "FIL_PAGE_END_LSN_OLD_CHKSUM+4 (LSN low 32 bits)",
+                t.lsn_low32.into(),
+            ),
+        ]
+    };
+    Ok(Section {
+        title: "FIL trailer".into(),
+        fields,
+    })
+}

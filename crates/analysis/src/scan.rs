@@ -1,0 +1,36 @@
+//! One pass over every page of a tablespace, feeding any number of consumers.
+
+use innodb_space::{Finding, PageCheck, Tablespace};
+
+/// Something that wants to see every checked page.
+pub trait PageConsumer {
+    /// Called once per page, in file order, with the check result and the
+    /// physical bytes.
+    fn page(&mut self, check: &PageCheck, bytes: &[u8]);
+}
+
+/// Checks every page (or those in `range`) once and hands each result to every
+/// consumer. Returns the findings: those from opening the file, then those of
+/// each page in order.
+pub fn scan(
+    space: &Tablespace,
+    range: Option<(u32, u32)>,
+    consumers: &mut [&mut dyn PageConsumer],
+) -> Vec<Finding> {
+    let mut findings = space.open_findings().to_vec();
+    let mut checker = space.checker();
+    let (first, last) = range.unwrap_or((0, u32::MAX));
+    for (n, bytes) in space.pages() {
+        if n < first {
+            continue;
+        }
+        if n > last {
+            break;
+        }
+        let check = checker.check(n, bytes, &mut findings);
+        for c in consumers.iter_mut() {
+            c.page(&check, bytes);
+        }
+    }
+    findings
+}

@@ -1,0 +1,113 @@
+//! Command-line arguments.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Reads InnoDB tablespace files (.ibd, ibdata1, undo tablespaces) from disk,
+/// with no server running. Files are opened read-only; `.gz` files are read
+/// through a temporary copy.
+#[derive(Debug, Parser)]
+#[command(name = "innodb-inspect", version, about)]
+pub struct Cli {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+    /// Physical page size to use when page 0 is damaged (1k, 2k, 4k, 8k, 16k,
+    /// 32k, 64k or a byte count).
+    #[arg(long, global = true)]
+    pub page_size: Option<PageSize>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// JSON for machines.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// What the file is: vendor, flags, page sizes, page types, LSN range, checksums.
+    Summary {
+        /// The tablespace file.
+        file: PathBuf,
+    },
+    /// One line per page: type, LSN, checksum; index id, level and records of index pages.
+    Pages {
+        /// The tablespace file.
+        file: PathBuf,
+        /// Only pages of this type (INDEX, UNDO_LOG, … or a number).
+        #[arg(long = "type")]
+        page_type: Option<String>,
+        /// Only pages A..B (inclusive; A.. and ..B also work).
+        #[arg(long)]
+        range: Option<PageRange>,
+    },
+    /// Every decoded header field of one page, with offsets.
+    Page {
+        /// The tablespace file.
+        file: PathBuf,
+        /// The page number.
+        page: u32,
+    },
+    /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
+    Checksum {
+        /// The tablespace files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// A page size argument.
+#[derive(Debug, Clone, Copy)]
+pub struct PageSize(pub usize);
+
+impl std::str::FromStr for PageSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let lower = s.trim().to_ascii_lowercase();
+        let n = match lower.strip_suffix('k') {
+            Some(k) => k.parse::<usize>().map(|k| k * 1024),
+            None => lower.parse::<usize>(),
+        }
+        .map_err(|_| format!("'{s}' is not a page size (e.g. 16k or 16384)"))?;
+        Ok(PageSize(n))
+    }
+}
+
+/// An inclusive page range `A..B`.
+#[derive(Debug, Clone, Copy)]
+pub struct PageRange(pub u32, pub u32);
+
+impl std::str::FromStr for PageRange {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("'{s}' is not a page range (A..B, A.., ..B or N)");
+        let num = |x: &str, default: u32| {
+            if x.is_empty() {
+                Ok(default)
+            } else {
+                x.parse::<u32>().map_err(|_| bad())
+            }
+        };
+        match s.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (num(a, 0)?, num(b, u32::MAX)?);
+                if a > b {
+                    return Err(bad());
+                }
+                Ok(PageRange(a, b))
+            }
+            None => {
+                let n = num(s, 0)?;
+                Ok(PageRange(n, n))
+            }
+        }
+    }
+}

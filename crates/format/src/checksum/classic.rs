@@ -1,0 +1,116 @@
+//! Checksums of uncompressed pages in the classic layout: stored at offset 0
+//! (`FIL_PAGE_SPACE_OR_CHKSUM`) and at size-8 (`FIL_PAGE_END_LSN_OLD_CHKSUM`).
+
+use super::innodb_fold::fold_binary;
+use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
+use crate::fil_header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET};
+
+/// `buf_calc_page_crc32`: CRC-32C of `[4,26)` XOR CRC-32C of `[38, size-8)`.
+pub fn crc32c_classic(page: &[u8]) -> u32 {
+    let end = page.len() - 8;
+    crc32c::crc32c(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN])
+        ^ crc32c::crc32c(&page[FIL_PAGE_DATA..end])
+}
+
+/// CRC-32C over `range` as an old big-endian server computed it: every
+/// 8-byte group aligned to a multiple of 8 from the page start is fed
+/// byte-reversed, the unaligned bytes one by one.
+fn crc32c_legacy_range(page: &[u8], start: usize, end: usize) -> u32 {
+    let mut crc = 0u32;
+    let mut i = start;
+    while i < end && !i.is_multiple_of(8) {
+        crc = crc32c::crc32c_append(crc, &page[i..i + 1]);
+        i += 1;
+    }
+    while i + 8 <= end {
+        let mut group = [0u8; 8];
+        group.copy_from_slice(&page[i..i + 8]);
+        group.reverse();
+        crc = crc32c::crc32c_append(crc, &group);
+        i += 8;
+    }
+    crc32c::crc32c_append(crc, &page[i..end])
+}
+
+/// `buf_calc_page_crc32(page, use_legacy_big_endian = true)`.
+pub fn crc32c_classic_legacy_big_endian(page: &[u8]) -> u32 {
+    crc32c_legacy_range(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN)
+        ^ crc32c_legacy_range(page, FIL_PAGE_DATA, page.len() - 8)
+}
+
+/// `buf_calc_page_new_checksum`: the `innodb` checksum stored at offset 0.
+pub fn innodb_new(page: &[u8]) -> u32 {
+    fold_binary(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN])
+        .wrapping_add(fold_binary(&page[FIL_PAGE_DATA..page.len() - 8]))
+}
+
+/// `buf_calc_page_old_checksum`: the `innodb` checksum stored at size-8.
+pub fn innodb_old(page: &[u8]) -> u32 {
+    fold_binary(&page[..FIL_PAGE_FILE_FLUSH_LSN])
+}
+
+pub(super) fn verify(page: &[u8]) -> ChecksumVerdict {
+    let n = page.len();
+    let field1 = read_u32(page, 0);
+    let field2 = read_u32(page, n - 8);
+    let valid = |algorithm| ChecksumVerdict::Valid { algorithm };
+
+    // crc32: both fields hold the same CRC (the default since MySQL 5.7.7,
+    // MariaDB 10.2 until 10.5); try the cheap comparison first.
+    let crc = if field1 == field2 {
+        let crc = crc32c_classic(page);
+        if crc == field1 {
+            return valid(ChecksumAlgorithm::Crc32);
+        }
+        if field1 == BUF_NO_CHECKSUM_MAGIC {
+            return valid(ChecksumAlgorithm::None);
+        }
+        if crc32c_classic_legacy_big_endian(page) == field1 {
+            return valid(ChecksumAlgorithm::Crc32LegacyBigEndian);
+        }
+        crc
+    } else {
+        crc32c_classic(page)
+    };
+
+    // innodb: field2 holds the old checksum (or, from very old servers, the
+    // LSN low word); field1 holds the new checksum or 0 (before 4.0.14).
+    let old = innodb_old(page);
+    let lsn_low = read_u32(page, FIL_PAGE_LSN + 4);
+    let new = innodb_new(page);
+    if (field2 == old || field2 == lsn_low) && (field1 == 0 || field1 == new) {
+        return valid(ChecksumAlgorithm::Innodb);
+    }
+
+    ChecksumVerdict::Invalid {
+        stored: vec![
+            ChecksumValue {
+                name: "FIL_PAGE_SPACE_OR_CHKSUM",
+                offset: Some(0),
+                value: field1,
+            },
+            ChecksumValue {
+                name: "FIL_PAGE_END_LSN_OLD_CHKSUM",
+                offset: Some(n - 8),
+                value: field2,
+            },
+        ],
+        computed: vec![
+            ChecksumValue {
+                name: ChecksumAlgorithm::Crc32.name(),
+                offset: None,
+                value: crc,
+            },
+            ChecksumValue {
+                name: "innodb_new",
+                offset: None,
+                value: new,
+            },
+            ChecksumValue {
+                name: "innodb_old",
+                offset: None,
+                value: old,
+            },
+        ],
+    }
+}

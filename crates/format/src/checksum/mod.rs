@@ -1,0 +1,154 @@
+//! Page checksums: every algorithm InnoDB has written, and detection of which
+//! one a page uses.
+//!
+//! | layout | algorithms tried |
+//! |---|---|
+//! | MariaDB full_crc32 | CRC-32C of `[0, S-4)` stored at `S-4` |
+//! | ROW_FORMAT=COMPRESSED (zip) | zip CRC-32C, zip adler32 (`innodb`), `none` |
+//! | classic (everything else) | CRC-32C, its legacy big-endian variant, `innodb`, `none` |
+
+mod classic;
+mod full_crc32;
+mod innodb_fold;
+mod zip;
+
+pub use classic::{crc32c_classic, crc32c_classic_legacy_big_endian, innodb_new, innodb_old};
+pub use full_crc32::{frame_size as full_crc32_frame_size, full_crc32};
+pub use innodb_fold::fold_binary;
+pub use zip::{zip_adler32, zip_crc32c};
+
+use serde::Serialize;
+
+/// `BUF_NO_CHECKSUM_MAGIC`: the value stored when checksums are disabled.
+pub const BUF_NO_CHECKSUM_MAGIC: u32 = 0xDEAD_BEEF;
+
+/// Pages shorter than this cannot hold a FIL header and trailer; they never verify.
+pub const MIN_CHECKSUM_PAGE: usize = crate::fil_header::FIL_PAGE_DATA + 8;
+
+/// A checksum algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChecksumAlgorithm {
+    /// CRC-32C over bytes `[4,26)` and `[38,size-8)`, stored at 0 and size-8.
+    Crc32,
+    /// The same, computed the way old big-endian servers did.
+    Crc32LegacyBigEndian,
+    /// The legacy `innodb` fold checksums.
+    Innodb,
+    /// Checksums disabled (`0xDEADBEEF`).
+    None,
+    /// MariaDB full_crc32: CRC-32C of the page minus its last 4 bytes.
+    FullCrc32,
+    /// ROW_FORMAT=COMPRESSED page, CRC-32C.
+    ZipCrc32,
+    /// ROW_FORMAT=COMPRESSED page, adler32 (`innodb`).
+    ZipInnodb,
+    /// ROW_FORMAT=COMPRESSED page, checksums disabled.
+    ZipNone,
+}
+
+impl ChecksumAlgorithm {
+    /// Name as used in reports and JSON (`crc32`, `full_crc32`, `zip_crc32`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChecksumAlgorithm::Crc32 => "crc32",
+            ChecksumAlgorithm::Crc32LegacyBigEndian => "crc32_legacy_big_endian",
+            ChecksumAlgorithm::Innodb => "innodb",
+            ChecksumAlgorithm::None => "none",
+            ChecksumAlgorithm::FullCrc32 => "full_crc32",
+            ChecksumAlgorithm::ZipCrc32 => "zip_crc32",
+            ChecksumAlgorithm::ZipInnodb => "zip_innodb",
+            ChecksumAlgorithm::ZipNone => "zip_none",
+        }
+    }
+}
+
+/// Which checksum layout the pages of a tablespace use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChecksumLayout {
+    /// MySQL and MariaDB before full_crc32: checksum at 0 and at size-8.
+    Classic,
+    /// MariaDB full_crc32: CRC-32C at size-4.
+    FullCrc32,
+    /// ROW_FORMAT=COMPRESSED: one checksum at 0 over the zip page.
+    Zip,
+}
+
+/// A value found on the page or computed from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ChecksumValue {
+    /// Which algorithm (or which stored field) this is.
+    pub name: &'static str,
+    /// Byte offset where it is stored (for stored values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+    /// The value.
+    pub value: u32,
+}
+
+/// The outcome of checking one page image.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ChecksumVerdict {
+    /// The page verifies under this algorithm.
+    Valid {
+        /// The algorithm that matched.
+        algorithm: ChecksumAlgorithm,
+    },
+    /// Every byte is zero: a page that was never written.
+    AllZero,
+    /// The page cannot be checked without something this tool does not have
+    /// (an encryption key, a compression algorithm it does not decode).
+    Unverifiable {
+        /// Why.
+        reason: String,
+    },
+    /// No algorithm matches.
+    Invalid {
+        /// The values stored on the page.
+        stored: Vec<ChecksumValue>,
+        /// The values each candidate algorithm computes.
+        computed: Vec<ChecksumValue>,
+    },
+}
+
+impl ChecksumVerdict {
+    /// True unless the verdict is [`ChecksumVerdict::Invalid`].
+    pub fn is_ok(&self) -> bool {
+        !matches!(self, ChecksumVerdict::Invalid { .. })
+    }
+
+    /// The algorithm that matched, if any.
+    pub fn algorithm(&self) -> Option<ChecksumAlgorithm> {
+        match self {
+            ChecksumVerdict::Valid { algorithm } => Some(*algorithm),
+            _ => None,
+        }
+    }
+}
+
+/// Checks a physical page image (exactly one physical page) laid out as `layout`.
+///
+/// For MariaDB full_crc32 page-compressed frames (type `0x8000 | n`) the
+/// checksum covers only the frame of `n * 256` bytes, as the server writes it.
+pub fn verify(page: &[u8], layout: ChecksumLayout) -> ChecksumVerdict {
+    if page.len() < MIN_CHECKSUM_PAGE {
+        return ChecksumVerdict::Invalid {
+            stored: Vec::new(),
+            computed: Vec::new(),
+        };
+    }
+    if crate::bytes::is_all_zero(page) {
+        return ChecksumVerdict::AllZero;
+    }
+    match layout {
+        ChecksumLayout::FullCrc32 => full_crc32::verify(page),
+        ChecksumLayout::Zip => zip::verify(page),
+        ChecksumLayout::Classic => classic::verify(page),
+    }
+}
+
+fn read_u32(page: &[u8], offset: usize) -> u32 {
+    crate::bytes::u32_at(page, offset, "checksum").unwrap_or(0)
+}

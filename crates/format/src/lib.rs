@@ -1,0 +1,32 @@
+//! InnoDB on-disk structures as bounds-checked views over `&[u8]`.
+//!
+//! This crate does no I/O and never prints. Every on-disk structure lives in a
+//! module of its own, named after it; constants keep the names of the MySQL and
+//! MariaDB sources (`FIL_PAGE_TYPE`, `FSP_SPACE_FLAGS`, …). Integers on disk are
+//! big-endian. Values the format does not know (a page type, a flag bit) are kept
+//! as values, never turned into parse failures.
+
+pub mod bytes;
+pub mod checksum;
+pub mod error;
+pub mod field;
+pub mod fil_header;
+pub mod fil_trailer;
+pub mod flst;
+pub mod fsp_flags;
+pub mod fsp_header;
+pub mod index_header;
+pub mod page_compressed;
+pub mod page_type;
+pub mod space_format;
+pub mod trx_sys;
+pub mod vendor;
+
+pub use error::FormatError;
+
+/// `FIL_NULL`: the undefined page number.
+pub const FIL_NULL: u32 = 0xFFFF_FFFF;
+/// Smallest page size any InnoDB file uses (1 KiB, ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=1).
+pub const MIN_PAGE_SIZE: usize = 1024;
+/// Largest page size (`innodb_page_size=64k`).
+pub const MAX_PAGE_SIZE: usize = 65536;

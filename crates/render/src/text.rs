@@ -1,0 +1,259 @@
+//! Text rendering for terminals.
+
+use innodb_analysis::checksum_report::ChecksumReport;
+use innodb_analysis::page_detail::PageDetail;
+use innodb_analysis::page_list::PageList;
+use innodb_analysis::summary::Summary;
+use innodb_space::Finding;
+use std::fmt::Write;
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+fn findings_block(out: &mut String, findings: &[Finding], total: Option<usize>) {
+    let total = total.unwrap_or(findings.len());
+    if total == 0 {
+        let _ = writeln!(out, "Findings: none");
+        return;
+    }
+    let _ = writeln!(out, "Findings: {total}");
+    for f in findings {
+        let _ = writeln!(out, "  {f}");
+    }
+    if total > findings.len() {
+        let _ = writeln!(
+            out,
+            "  … {} more (see --format json)",
+            total - findings.len()
+        );
+    }
+}
+
+/// The `summary` report.
+pub fn summary(s: &Summary) -> String {
+    let mut o = String::new();
+    let row = |o: &mut String, k: &str, v: String| {
+        let _ = writeln!(o, "{k:<18}{v}");
+    };
+    row(&mut o, "File", s.file.clone());
+    row(&mut o, "Format", s.format.clone());
+    row(&mut o, "Space id", s.space_id.to_string());
+    row(
+        &mut o,
+        "Flags",
+        format!("0x{:x} ({})", s.flags.raw, s.flags.describe()),
+    );
+    row(
+        &mut o,
+        "Page size",
+        format!(
+            "{} logical, {} physical (from {}), {} pages per extent",
+            s.page_size,
+            s.physical_page_size,
+            match s.page_size_source {
+                innodb_space::tablespace::PageSizeSource::Page0 => "page 0",
+                innodb_space::tablespace::PageSizeSource::User => "--page-size",
+                innodb_space::tablespace::PageSizeSource::Probed => "probing",
+            },
+            s.extent_size
+        ),
+    );
+    row(
+        &mut o,
+        "Pages",
+        format!(
+            "{} in file, FSP_SIZE {}, free limit {}, {} never initialised",
+            s.page_count,
+            opt(s.fsp_size),
+            opt(s.free_limit),
+            s.all_zero_pages
+        ),
+    );
+    row(
+        &mut o,
+        "LSN",
+        format!("{} .. {}", opt(s.lsn_min), opt(s.lsn_max)),
+    );
+    let algos = s
+        .checksum_algorithms
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    row(
+        &mut o,
+        "Checksums",
+        format!(
+            "{} ({algos}); {} bad",
+            s.checksum_algorithm, s.bad_checksums
+        ),
+    );
+    if s.lsn_mismatches > 0 {
+        row(&mut o, "LSN mismatches", s.lsn_mismatches.to_string());
+    }
+    if s.page_compressed_pages > 0 {
+        row(
+            &mut o,
+            "Page-compressed",
+            format!("{} pages", s.page_compressed_pages),
+        );
+    }
+    if let Some(d) = &s.doublewrite {
+        row(
+            &mut o,
+            "Doublewrite",
+            format!(
+                "blocks at {} and {} ({} pages each): {} copies verify, {} empty, {} bad",
+                d.block1, d.block2, d.block_pages, d.valid_copies, d.empty_slots, d.bad_copies
+            ),
+        );
+    }
+    let _ = writeln!(o, "Page types");
+    let width = s.page_types.keys().map(String::len).max().unwrap_or(0);
+    let total: u64 = s.page_types.values().sum();
+    for (name, n) in &s.page_types {
+        let pct = if total == 0 {
+            0.0
+        } else {
+            *n as f64 * 100.0 / total as f64
+        };
+        let _ = writeln!(o, "  {name:<width$}  {n:>10}  {pct:5.1}%");
+    }
+    let total_findings: u64 = s.findings_by_kind.values().sum();
+    findings_block(&mut o, &s.findings, Some(total_findings as usize));
+    o
+}
+
+/// The `pages` listing.
+pub fn pages(list: &PageList) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  note",
+        "page", "type", "lsn", "checksum", "lsn_ok", "index_id", "level", "recs"
+    );
+    for r in &list.pages {
+        let mut note = String::new();
+        if let (Some(p), Some(s)) = (r.copy_of_page, r.copy_of_space) {
+            let _ = write!(note, "doublewrite copy of space {s} page {p}");
+        }
+        if let Some(c) = r.compressed_bytes {
+            let _ = write!(note, "page-compressed, {c} bytes");
+        }
+        let _ = writeln!(
+            o,
+            "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}",
+            r.page,
+            r.page_type,
+            r.lsn,
+            r.checksum,
+            r.lsn_consistent
+                .map_or("-", |b| if b { "yes" } else { "NO" }),
+            opt(r.index_id),
+            opt(r.level),
+            opt(r.records),
+        );
+    }
+    findings_block(&mut o, &list.findings, None);
+    o
+}
+
+/// The `page` report.
+pub fn page(d: &PageDetail) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} page {} ({} bytes at file offset {}): {}, checksum {}{}",
+        d.file,
+        d.page,
+        d.physical_page_size,
+        d.file_offset,
+        d.page_type,
+        d.checksum,
+        if d.doublewrite_copy {
+            ", doublewrite copy"
+        } else {
+            ""
+        }
+    );
+    for s in &d.sections {
+        let _ = writeln!(o, "\n{}", s.title);
+        let width = s.fields.iter().map(|f| f.name.len()).max().unwrap_or(0);
+        for f in &s.fields {
+            let meaning = f
+                .meaning
+                .as_deref()
+                .map(|m| format!("  ({m})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "  {:>6} {:>2}  {:<width$}  {}{meaning}",
+                f.offset, f.size, f.name, f.value
+            );
+        }
+    }
+    if let innodb_format::checksum::ChecksumVerdict::Invalid { stored, computed } =
+        &d.checksum_verdict
+    {
+        let _ = writeln!(o, "\nChecksum does not verify");
+        for v in stored {
+            let _ = writeln!(
+                o,
+                "  stored   {:<28} 0x{:08x} at offset {}",
+                v.name,
+                v.value,
+                opt(v.offset)
+            );
+        }
+        for v in computed {
+            let _ = writeln!(o, "  computed {:<28} 0x{:08x}", v.name, v.value);
+        }
+    }
+    let _ = writeln!(o);
+    findings_block(&mut o, &d.findings, None);
+    o
+}
+
+/// The `checksum` report for several files.
+pub fn checksums(reports: &[ChecksumReport]) -> String {
+    let mut o = String::new();
+    for r in reports {
+        let algos = r
+            .by_algorithm
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let verdict = if r.all_valid() { "OK" } else { "BAD" };
+        let _ = writeln!(o, "{verdict}  {}: {} pages ({algos})", r.file, r.pages);
+        for b in &r.bad_pages {
+            let list = |xs: &[innodb_format::checksum::ChecksumValue]| {
+                xs.iter()
+                    .map(|x| format!("{} 0x{:08x}", x.name, x.value))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let _ = writeln!(
+                o,
+                "  page {}: stored {}; computed {}",
+                b.page,
+                list(&b.stored),
+                list(&b.computed)
+            );
+        }
+        for p in &r.lsn_mismatches {
+            let _ = writeln!(o, "  page {p}: trailer LSN does not match FIL_PAGE_LSN");
+        }
+        for p in &r.unverifiable {
+            let _ = writeln!(
+                o,
+                "  page {p}: cannot be verified (encrypted or unsupported compression)"
+            );
+        }
+        for f in &r.other_findings {
+            let _ = writeln!(o, "  {f}");
+        }
+    }
+    o
+}

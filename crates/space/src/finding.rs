@@ -1,0 +1,80 @@
+//! Findings: problems on a page that are reported while the scan goes on.
+
+use serde::Serialize;
+
+/// What kind of problem a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// No checksum algorithm matches the page.
+    BadChecksum,
+    /// The LSN low word in the trailer differs from the header's LSN.
+    LsnMismatch,
+    /// `FIL_PAGE_OFFSET` differs from the page's position in the file.
+    PageNumberMismatch,
+    /// `FIL_PAGE_SPACE_ID` differs from the tablespace id.
+    SpaceIdMismatch,
+    /// A page type no server defines.
+    UnknownPageType,
+    /// The checksum cannot be verified (encrypted page, unsupported compression).
+    Unverifiable,
+    /// A page-compressed frame could not be inflated.
+    Decompression,
+    /// The file length is not a multiple of the page size.
+    TrailingBytes,
+    /// Page 0 is damaged or disagrees with the file.
+    Page0,
+    /// A header field could not be read.
+    Unreadable,
+}
+
+/// One problem, located as precisely as the format allows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// What kind of problem.
+    pub kind: FindingKind,
+    /// Page number (position in the file), if the problem is on a page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// Byte offset within the page (or the file, for file-level findings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+    /// The field concerned, as named in the server source.
+    pub field: &'static str,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Finding {
+    /// A finding on a page.
+    pub fn on_page(
+        kind: FindingKind,
+        page: u32,
+        offset: usize,
+        field: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Finding {
+            kind,
+            page: Some(page),
+            offset: Some(offset),
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = self.page {
+            write!(f, "page {p}")?;
+            if let Some(o) = self.offset {
+                write!(f, ", offset {o}")?;
+            }
+            write!(f, ", ")?;
+        } else if let Some(o) = self.offset {
+            write!(f, "offset {o}, ")?;
+        }
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}

@@ -1,0 +1,19 @@
+//! Tablespace files: opened read-only, page size detected, pages served from a
+//! memory map, and each page checked (checksum, LSN, page number, space id)
+//! into a [`page_check::PageCheck`].
+//!
+//! Nothing here prints; problems that do not stop the work are
+//! [`finding::Finding`]s.
+
+pub mod detect;
+pub mod doublewrite;
+pub mod error;
+pub mod finding;
+pub mod page_check;
+pub mod source;
+pub mod tablespace;
+
+pub use error::SpaceError;
+pub use finding::{Finding, FindingKind};
+pub use page_check::{PageCheck, PageChecker};
+pub use tablespace::{OpenOptions, Tablespace};

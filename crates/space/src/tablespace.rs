@@ -1,0 +1,282 @@
+//! An open tablespace file: its format, page count and pages.
+
+use crate::detect::{self, PAGE_SIZES};
+use crate::doublewrite::DoublewriteArea;
+use crate::finding::{Finding, FindingKind};
+use crate::page_check::PageChecker;
+use crate::source::Source;
+use crate::SpaceError;
+use innodb_format::fil_header::FilHeader;
+use innodb_format::fsp_header::FspHeader;
+use innodb_format::space_format::SpaceFormat;
+use innodb_format::trx_sys::TRX_SYS_PAGE_NO;
+use std::path::{Path, PathBuf};
+
+/// Options for opening a tablespace.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenOptions {
+    /// Physical page size to use instead of the one page 0 gives (for files
+    /// whose page 0 is damaged).
+    pub page_size: Option<usize>,
+}
+
+/// How the page size was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageSizeSource {
+    /// From `FSP_SPACE_FLAGS` on page 0.
+    Page0,
+    /// From `--page-size`.
+    User,
+    /// Probed from the pages after page 0.
+    Probed,
+}
+
+/// An open tablespace file.
+#[derive(Debug)]
+pub struct Tablespace {
+    path: PathBuf,
+    source: Source,
+    format: SpaceFormat,
+    page_size_source: PageSizeSource,
+    page_count: u32,
+    space_id: u32,
+    fsp_header: Option<FspHeader>,
+    doublewrite: Option<DoublewriteArea>,
+    open_findings: Vec<Finding>,
+}
+
+impl Tablespace {
+    /// Opens `path` read-only (a `.gz` file is inflated to a temporary file)
+    /// and decides its page size and layout.
+    pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
+        let path = path.as_ref().to_path_buf();
+        let source = Source::open(&path)?;
+        let bytes = source.bytes();
+        if bytes.is_empty() {
+            return Err(SpaceError::Empty { path });
+        }
+        if let Some(given) = options.page_size {
+            if !PAGE_SIZES.contains(&given) {
+                return Err(SpaceError::BadPageSize {
+                    path,
+                    given,
+                    reason: "InnoDB pages are 1k, 2k, 4k, 8k, 16k, 32k or 64k".into(),
+                });
+            }
+        }
+        let mut open_findings = Vec::new();
+        let page0 = detect::from_page0(bytes);
+        let (format, page_size_source) = match (page0, options.page_size) {
+            (Ok(f), None) => (f, PageSizeSource::Page0),
+            (Ok(f), Some(given)) if given == f.physical_page_size() => (f, PageSizeSource::User),
+            (Ok(f), Some(given)) => {
+                open_findings.push(page0_finding(
+                    54,
+                    "FSP_SPACE_FLAGS",
+                    format!(
+                        "page 0 gives a {}-byte page; using --page-size {given}",
+                        f.physical_page_size()
+                    ),
+                ));
+                let probed = detect::probe(bytes, Some(given)).unwrap_or_else(|| {
+                    SpaceFormat::assumed(given, given.max(16384), f.checksum_layout)
+                });
+                (probed, PageSizeSource::User)
+            }
+            (Err(problem), given) => {
+                let probed = detect::probe(bytes, given);
+                let format = match (probed, given) {
+                    (Some(f), _) => f,
+                    (None, Some(given)) => SpaceFormat::assumed(
+                        given,
+                        given,
+                        innodb_format::checksum::ChecksumLayout::Classic,
+                    ),
+                    (None, None) => {
+                        return Err(SpaceError::NoValidPage0 {
+                            path,
+                            offset: problem.offset,
+                            field: problem.field,
+                            reason: problem.reason,
+                        })
+                    }
+                };
+                open_findings.push(page0_finding(
+                    problem.offset,
+                    problem.field,
+                    format!(
+                        "{}; reading with {}-byte pages ({})",
+                        problem.reason,
+                        format.physical_page_size(),
+                        if given.is_some() {
+                            "--page-size"
+                        } else {
+                            "probed from the following pages"
+                        }
+                    ),
+                ));
+                let how = if given.is_some() {
+                    PageSizeSource::User
+                } else {
+                    PageSizeSource::Probed
+                };
+                (format, how)
+            }
+        };
+
+        let ps = format.physical_page_size();
+        let len = bytes.len();
+        if len < ps {
+            return Err(SpaceError::ShorterThanAPage {
+                path,
+                len: len as u64,
+                page_size: ps,
+            });
+        }
+        if len % ps != 0 {
+            open_findings.push(Finding {
+                kind: FindingKind::TrailingBytes,
+                page: None,
+                offset: Some(len - len % ps),
+                field: "file size",
+                message: format!(
+                    "file size {len} is not a multiple of the {ps}-byte page size; the last {} bytes are not a page",
+                    len % ps
+                ),
+            });
+        }
+        let page_count = u32::try_from(len / ps).unwrap_or(u32::MAX);
+        let page0_bytes = &bytes[..ps];
+        let fsp_header = (page_size_source != PageSizeSource::Probed)
+            .then(|| FspHeader::parse(page0_bytes).ok())
+            .flatten();
+        let space_id = match (&fsp_header, page_size_source) {
+            (Some(h), PageSizeSource::Page0) => h.space_id,
+            _ => majority_space_id(bytes, ps),
+        };
+        let doublewrite = if space_id == 0 && page_count > TRX_SYS_PAGE_NO {
+            let at = TRX_SYS_PAGE_NO as usize * ps;
+            DoublewriteArea::find(&bytes[at..at + ps], format.extent_size())
+        } else {
+            None
+        };
+        Ok(Tablespace {
+            path,
+            source,
+            format,
+            page_size_source,
+            page_count,
+            space_id,
+            fsp_header,
+            doublewrite,
+            open_findings,
+        })
+    }
+
+    /// The file's path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The page layout.
+    pub fn format(&self) -> &SpaceFormat {
+        &self.format
+    }
+
+    /// How the page size was decided.
+    pub fn page_size_source(&self) -> PageSizeSource {
+        self.page_size_source
+    }
+
+    /// Whole pages in the file.
+    pub fn page_count(&self) -> u32 {
+        self.page_count
+    }
+
+    /// The tablespace id (page 0's `FSP_SPACE_ID`, or the most common
+    /// `FIL_PAGE_SPACE_ID` when page 0 is unusable).
+    pub fn space_id(&self) -> u32 {
+        self.space_id
+    }
+
+    /// Page 0's FSP header, when page 0 is usable.
+    pub fn fsp_header(&self) -> Option<&FspHeader> {
+        self.fsp_header.as_ref()
+    }
+
+    /// The doublewrite area, for a system tablespace that has one.
+    pub fn doublewrite(&self) -> Option<&DoublewriteArea> {
+        self.doublewrite.as_ref()
+    }
+
+    /// Problems found while opening (page 0, trailing bytes).
+    pub fn open_findings(&self) -> &[Finding] {
+        &self.open_findings
+    }
+
+    /// True when the file was gzip-compressed.
+    pub fn inflated_from_gzip(&self) -> bool {
+        self.source.inflated_from_gzip
+    }
+
+    /// The physical bytes of page `n`.
+    pub fn page(&self, n: u32) -> Result<&[u8], SpaceError> {
+        let ps = self.format.physical_page_size();
+        if n >= self.page_count {
+            return Err(SpaceError::NoSuchPage {
+                path: self.path.clone(),
+                page: n.into(),
+                page_count: self.page_count,
+            });
+        }
+        let start = n as usize * ps;
+        Ok(&self.source.bytes()[start..start + ps])
+    }
+
+    /// Every page in file order, as `(page number, physical bytes)`.
+    pub fn pages(&self) -> impl ExactSizeIterator<Item = (u32, &[u8])> + '_ {
+        let ps = self.format.physical_page_size();
+        self.source.bytes()[..self.page_count as usize * ps]
+            .chunks_exact(ps)
+            .enumerate()
+            .map(|(i, p)| (i as u32, p))
+    }
+
+    /// A checker for this tablespace's pages.
+    pub fn checker(&self) -> PageChecker {
+        PageChecker::new(self.format.clone(), self.space_id, self.doublewrite)
+    }
+}
+
+fn page0_finding(offset: usize, field: &'static str, message: String) -> Finding {
+    Finding {
+        kind: FindingKind::Page0,
+        page: Some(0),
+        offset: Some(offset),
+        field,
+        message,
+    }
+}
+
+/// The most common non-zero `FIL_PAGE_SPACE_ID` among the first pages whose
+/// `FIL_PAGE_OFFSET` matches their position.
+fn majority_space_id(bytes: &[u8], ps: usize) -> u32 {
+    let mut counts: Vec<(u32, usize)> = Vec::new();
+    for (i, page) in bytes.chunks_exact(ps).take(256).enumerate() {
+        let Ok(fil) = FilHeader::parse(page) else {
+            continue;
+        };
+        if fil.page_no as usize != i || fil.space_id == 0 && fil.lsn == 0 {
+            continue;
+        }
+        match counts.iter_mut().find(|(id, _)| *id == fil.space_id) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((fil.space_id, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(_, c)| c)
+        .map_or(0, |(id, _)| id)
+}
