@@ -21,10 +21,19 @@ pub const FSP_FLAGS_MASK_PAGE_COMPRESSION: u32 = 1 << 16;
 pub struct FspFlags(pub u32);
 
 /// MariaDB page-compression algorithm codes (full_crc32 flags bits 5-7 and
-/// classic page_compressed pages at offset 26).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
+/// classic page_compressed pages at offset 26). Serialised by name; codes no
+/// server defines keep their number (`unknown_9`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompressionAlgorithm(pub u8);
+
+impl Serialize for CompressionAlgorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.name() {
+            "unknown" => s.serialize_str(&format!("unknown_{}", self.0)),
+            name => s.serialize_str(name),
+        }
+    }
+}
 
 impl CompressionAlgorithm {
     /// Name of the algorithm (`none`, `zlib`, `lz4`, `lzo`, `lzma`, `bzip2`, `snappy`).

@@ -175,10 +175,18 @@ impl PageChecker {
             Some(page)
         };
 
+        // In a full_crc32 page-compressed frame the payload starts at byte 26:
+        // the space id is only in the inflated page.
+        let mut stored_space_id = fil.space_id;
         if let Some(image) = logical {
+            if check.compressed.is_some() {
+                if let Ok(inner) = FilHeader::parse(image) {
+                    stored_space_id = inner.space_id;
+                }
+            }
             if !is_zip {
-                let trailer_full_crc32 = full_crc32 && check.compressed.is_none();
-                if let Ok(t) = FilTrailer::parse(image, trailer_full_crc32) {
+                // The inflated page keeps the tablespace's trailer layout.
+                if let Ok(t) = FilTrailer::parse(image, full_crc32) {
                     check.lsn_consistent = Some(t.lsn_low32 == fil.lsn as u32);
                 }
             }
@@ -224,7 +232,7 @@ impl PageChecker {
                     format!("page at position {page_no} says it is page {}", fil.page_no),
                 ));
             }
-            if fil.space_id != self.space_id {
+            if stored_space_id != self.space_id {
                 findings.push(Finding::on_page(
                     FindingKind::SpaceIdMismatch,
                     page_no,
@@ -232,7 +240,7 @@ impl PageChecker {
                     "FIL_PAGE_SPACE_ID",
                     format!(
                         "space id {} differs from the tablespace's {}",
-                        fil.space_id, self.space_id
+                        stored_space_id, self.space_id
                     ),
                 ));
             }

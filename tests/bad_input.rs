@@ -1,0 +1,2 @@
+//! Filled in by a following commit.
+mod support;

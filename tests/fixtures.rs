@@ -1,0 +1,306 @@
+//! Every fixture file made by a real MariaDB server (`fixtures/generate.sh`)
+//! checked against the ground truth the server and its `innochecksum`
+//! recorded beside it (`fixtures/<config>/truth.json`).
+
+// In tests a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use innodb_analysis::{PageFilter, PageList, Summary};
+use innodb_space::{OpenOptions, Tablespace};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One fixture file with its truth.
+struct FixtureFile {
+    config: String,
+    name: String,
+    gz: PathBuf,
+    truth: Value,
+    config_truth: Value,
+}
+
+fn configs() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for truth in support::files_below(&support::fixtures_dir(), "truth.json") {
+        let config = truth
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let v: Value = serde_json::from_slice(&std::fs::read(&truth).unwrap()).unwrap();
+        out.push((config, v));
+    }
+    assert!(
+        out.len() >= 7,
+        "expected the 7 fixture configurations, found {}",
+        out.len()
+    );
+    out
+}
+
+fn fixture_files() -> Vec<FixtureFile> {
+    let mut out = Vec::new();
+    for (config, truth) in configs() {
+        let files = truth["files"].as_object().expect("truth.files").clone();
+        assert!(!files.is_empty(), "{config}: no files in truth.json");
+        for (name, t) in files {
+            let gz = support::fixtures_dir()
+                .join(&config)
+                .join("files")
+                .join(format!("{name}.gz"));
+            assert!(gz.exists(), "{} is missing", gz.display());
+            out.push(FixtureFile {
+                config: config.clone(),
+                name,
+                gz,
+                truth: t,
+                config_truth: truth.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The server's row of `INNODB_SYS_TABLES` for a `.ibd` file.
+fn table_truth(f: &FixtureFile) -> Option<&Value> {
+    f.config_truth["tables"]
+        .as_array()?
+        .iter()
+        .find(|t| t["file"] == f.name.as_str())
+}
+
+fn open(path: &Path) -> Tablespace {
+    Tablespace::open(path, OpenOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// innochecksum counts some page types together; fold our names the same way.
+fn innochecksum_bucket(our_type: &str) -> &str {
+    match our_type {
+        // innochecksum's "Index page" covers B-tree, R-tree and the instant-ALTER root.
+        "RTREE" | "INSTANT" => "INDEX",
+        "ZBLOB2" => "ZBLOB",
+        other => other,
+    }
+}
+
+#[test]
+fn every_fixture_file_matches_the_server_truth() {
+    let mut problems = Vec::new();
+    let mut index_rows_compared = 0;
+    let files = fixture_files();
+    for f in &files {
+        let label = format!("{}/{}", f.config, f.name);
+        let space = open(&f.gz);
+        let s = Summary::build(&space);
+        let mut check = |ok: bool, what: String| {
+            if !ok {
+                problems.push(format!("{label}: {what}"));
+            }
+        };
+        let table = table_truth(f);
+        // Space id: the server's INNODB_SYS_TABLES, or the file's own record.
+        let expected_space = table
+            .map(|t| t["space_id"].as_u64().unwrap())
+            .or_else(|| f.truth["space_id"].as_u64())
+            .unwrap_or_else(|| panic!("{label}: truth has no space id"));
+        check(
+            u64::from(s.space_id) == expected_space,
+            format!("space id {} != server {expected_space}", s.space_id),
+        );
+        // Page sizes: the server's innodb_page_size, and the zip size of COMPRESSED tables.
+        let server_page = f.config_truth["page_size"].as_u64().unwrap() as usize;
+        let zip = table.and_then(|t| t["zip_page_size"].as_u64()).unwrap_or(0) as usize;
+        check(
+            s.page_size == server_page,
+            format!("page size {} != server {server_page}", s.page_size),
+        );
+        let physical = if zip != 0 { zip } else { server_page };
+        check(
+            s.physical_page_size == physical,
+            format!("physical page size {} != {physical}", s.physical_page_size),
+        );
+        let bytes = f.truth["bytes"].as_u64().unwrap();
+        check(
+            u64::from(s.page_count) * physical as u64 == bytes,
+            format!("{} pages x {physical} != {bytes} bytes", s.page_count),
+        );
+        check(
+            s.fsp_size == Some(s.page_count),
+            format!("FSP_SIZE {:?} != {} pages", s.fsp_size, s.page_count),
+        );
+        // Checksums: every page valid, under the algorithm the server was set to.
+        let expected_algo = match (
+            zip != 0,
+            f.config_truth["checksum_algorithm"].as_str().unwrap(),
+        ) {
+            (true, _) => "zip_crc32",
+            (false, "full_crc32") => "full_crc32",
+            (false, "crc32") => "crc32",
+            (false, other) => panic!("unexpected server checksum setting {other}"),
+        };
+        check(
+            s.checksum_algorithm == expected_algo,
+            format!(
+                "checksum algorithm {} != {expected_algo}",
+                s.checksum_algorithm
+            ),
+        );
+        check(
+            s.bad_checksums == 0,
+            format!("{} bad checksums", s.bad_checksums),
+        );
+        check(s.findings.is_empty(), format!("findings: {:?}", s.findings));
+        // Page types: innochecksum -S's counts. innochecksum cannot look inside
+        // page-compressed pages (it counts them as "Page compressed page" in the
+        // classic layout and "Other type of page" in full_crc32); we count them
+        // under their real type, so compare the rest and the compressed total.
+        let list = PageList::build(&space, &PageFilter::default());
+        let mut ours: BTreeMap<String, u64> = BTreeMap::new();
+        let mut compressed = 0u64;
+        for row in &list.pages {
+            if row.compressed_bytes.is_some() {
+                compressed += 1;
+            } else {
+                *ours
+                    .entry(innochecksum_bucket(&row.page_type).to_string())
+                    .or_default() += 1;
+            }
+        }
+        check(
+            compressed == s.page_compressed_pages,
+            "page-compressed count differs between reports".into(),
+        );
+        let ic = &f.truth["innochecksum"];
+        let mut theirs: BTreeMap<String, u64> = ic["page_types"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+            .filter(|(_, v)| *v > 0)
+            .collect();
+        let their_compressed =
+            theirs.remove("PAGE_COMPRESSED").unwrap_or(0) + theirs.remove("OTHER").unwrap_or(0);
+        check(
+            their_compressed == compressed,
+            format!("innochecksum compressed/other pages {their_compressed} != our page-compressed {compressed}"),
+        );
+        check(
+            ours == theirs,
+            format!("page types {ours:?} != innochecksum {theirs:?}"),
+        );
+        // Index pages: innochecksum -S -D lists page, index id, level and record count.
+        let their_index: Vec<(u64, u64, u64, u64)> = ic["page_dump"]["index_pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let n = |i: usize| r[i].as_u64().unwrap();
+                (n(0), n(1), n(2), n(3))
+            })
+            .collect();
+        let our_index: Vec<(u64, u64, u64, u64)> = list
+            .pages
+            .iter()
+            .filter(|r| r.compressed_bytes.is_none() && !f.truth_dblwr_page(r.page))
+            .filter_map(|r| {
+                Some((
+                    u64::from(r.page),
+                    r.index_id?,
+                    u64::from(r.level?),
+                    u64::from(r.records?),
+                ))
+            })
+            .collect();
+        let their_index: Vec<_> = their_index
+            .into_iter()
+            .filter(|r| !f.truth_dblwr_page(r.0 as u32))
+            .collect();
+        index_rows_compared += their_index.len();
+        check(
+            our_index == their_index,
+            format!(
+                "index pages differ from innochecksum -D: ours {} rows, theirs {} rows; first difference {:?}",
+                our_index.len(),
+                their_index.len(),
+                our_index.iter().zip(&their_index).find(|(a, b)| a != b)
+            ),
+        );
+    }
+    assert!(files.len() >= 60, "only {} fixture files", files.len());
+    assert!(
+        index_rows_compared >= 8000,
+        "only {index_rows_compared} index pages compared with innochecksum"
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+impl FixtureFile {
+    /// Pages innochecksum skipped as doublewrite (or page-compressed) slots.
+    fn truth_dblwr_page(&self, page: u32) -> bool {
+        self.truth["innochecksum"]["page_dump"]["marked_double_write_buffer"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| {
+                let (a, b) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+                (a..=b).contains(&u64::from(page))
+            })
+    }
+}
+
+/// The path a report shows for a fixture, independent of where the checkout is.
+fn display_name(f: &FixtureFile) -> String {
+    format!("fixtures/{}/files/{}.gz", f.config, f.name)
+}
+
+/// `summary` and `pages` JSON of every fixture file, pinned. The page rows are
+/// written one compact JSON object per line to keep the snapshots readable.
+#[test]
+fn summary_and_pages_snapshots() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for f in fixture_files() {
+            let space = open(&f.gz);
+            let name = format!("{}__{}", f.config, f.name.replace('/', "__"));
+            let mut summary = Summary::build(&space);
+            summary.file = display_name(&f);
+            insta::assert_snapshot!(
+                format!("summary@{name}"),
+                innodb_render::json::render(&summary)
+            );
+            let list = PageList::build(&space, &PageFilter::default());
+            let mut out = format!(
+                "{{\"file\": {:?}, \"findings\": {}, \"pages\": [\n",
+                display_name(&f),
+                serde_json::to_string(&list.findings).unwrap()
+            );
+            for (i, row) in list.pages.iter().enumerate() {
+                out.push_str(&serde_json::to_string(row).unwrap());
+                out.push_str(if i + 1 < list.pages.len() {
+                    ",\n"
+                } else {
+                    "\n"
+                });
+            }
+            out.push_str("]}\n");
+            let reparsed: Value = serde_json::from_str(&out).expect("snapshot text is JSON");
+            assert_eq!(
+                reparsed["pages"].as_array().unwrap().len(),
+                list.pages.len()
+            );
+            insta::assert_snapshot!(format!("pages@{name}"), out);
+        }
+    });
+}

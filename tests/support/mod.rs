@@ -1,0 +1,90 @@
+//! Shared helpers of the integration tests: where the fixtures and the
+//! third-party files are, and how to run the binary.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `fixtures/` of this repository.
+pub fn fixtures_dir() -> PathBuf {
+    repo_root().join("fixtures")
+}
+
+/// `../shared/thirdparty/` beside the repository.
+pub fn thirdparty_dir() -> PathBuf {
+    repo_root().join("../shared/thirdparty")
+}
+
+/// Runs `innodb-inspect` with `args`.
+pub fn run<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
+        .args(args)
+        .output()
+        .expect("innodb-inspect runs")
+}
+
+/// Runs `innodb-inspect --format json ARGS` and parses its standard output.
+pub fn run_json<I, S>(args: I) -> (serde_json::Value, Output)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut all: Vec<std::ffi::OsString> = vec!["--format".into(), "json".into()];
+    all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+    let out = run(all);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out)
+}
+
+/// Every file below `dir` whose name ends with `suffix`, sorted.
+pub fn files_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(suffix) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Inflates a `.gz` fixture into `dir` and returns the path of the copy.
+pub fn gunzip_into(gz: &Path, dir: &Path) -> PathBuf {
+    use std::io::Read;
+    let name = gz
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .trim_end_matches(".gz")
+        .to_string();
+    let mut data = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(gz).unwrap())
+        .read_to_end(&mut data)
+        .unwrap();
+    let out = dir.join(name);
+    std::fs::write(&out, data).unwrap();
+    out
+}
