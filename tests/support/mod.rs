@@ -15,6 +15,16 @@ pub fn fixtures_dir() -> PathBuf {
     repo_root().join("fixtures")
 }
 
+/// The fixtures to check against their truth: `$INNODB_INSPECT_FIXTURES` when
+/// set (a fresh `FIXTURES_OUT=DIR fixtures/generate.sh` run, as CI makes),
+/// else the committed `fixtures/`.
+pub fn truth_fixtures_dir() -> (PathBuf, bool) {
+    match std::env::var_os("INNODB_INSPECT_FIXTURES") {
+        Some(d) => (PathBuf::from(d), true),
+        None => (fixtures_dir(), false),
+    }
+}
+
 /// `../shared/thirdparty/` beside the repository.
 pub fn thirdparty_dir() -> PathBuf {
     repo_root().join("../shared/thirdparty")
