@@ -149,23 +149,22 @@ impl PageDetail {
 fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_format::FormatError> {
     let t = FilTrailer::parse(image, full_crc32)?;
     let n = image.len();
+    let hex = |v: u32| format!("checksum 0x{v:08x}");
     let fields = if full_crc32 {
+        let crc = t.full_crc32_checksum.unwrap_or(0);
         vec![
             Field::new(n - 8, 4, "FIL_PAGE_FCRC32_END_LSN", t.lsn_low32.into()),
-            Field::new(
-                n - 4,
-                4,
-                "FIL_PAGE_FCRC32_CHECKSUM",
-                t.full_crc32_checksum.unwrap_or(0).into(),
-            ),
+            Field::with_meaning(n - 4, 4, "FIL_PAGE_FCRC32_CHECKSUM", crc.into(), hex(crc)),
         ]
     } else {
+        let old = t.old_checksum.unwrap_or(0);
         vec![
-            Field::new(
+            Field::with_meaning(
                 n - 8,
                 4,
                 "FIL_PAGE_END_LSN_OLD_CHKSUM",
-                t.old_checksum.unwrap_or(0).into(),
+                old.into(),
+                hex(old),
             ),
             Field::new(
                 n - 4,

@@ -111,3 +111,27 @@ impl std::str::FromStr for PageRange {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_sizes() {
+        assert_eq!("16k".parse::<PageSize>().unwrap().0, 16384);
+        assert_eq!("4K".parse::<PageSize>().unwrap().0, 4096);
+        assert_eq!("65536".parse::<PageSize>().unwrap().0, 65536);
+        assert!("abc".parse::<PageSize>().is_err());
+    }
+
+    #[test]
+    fn page_ranges() {
+        let r = |s: &str| s.parse::<PageRange>().map(|r| (r.0, r.1));
+        assert_eq!(r("3..9"), Ok((3, 9)));
+        assert_eq!(r("3.."), Ok((3, u32::MAX)));
+        assert_eq!(r("..9"), Ok((0, 9)));
+        assert_eq!(r("7"), Ok((7, 7)));
+        assert!(r("9..3").is_err());
+        assert!(r("x..3").is_err());
+    }
+}

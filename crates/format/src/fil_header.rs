@@ -70,9 +70,9 @@ impl FilHeader {
                 "FIL_PAGE_SPACE_OR_CHKSUM",
                 self.checksum_or_key_version.into(),
                 if full_crc32 {
-                    "key version (full_crc32)"
+                    "key version (full_crc32)".to_string()
                 } else {
-                    "checksum"
+                    format!("checksum 0x{:08x}", self.checksum_or_key_version)
                 },
             ),
             Field::new(FIL_PAGE_OFFSET, 4, "FIL_PAGE_OFFSET", self.page_no.into()),

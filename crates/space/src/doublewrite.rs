@@ -37,3 +37,24 @@ impl DoublewriteArea {
         within(self.header.block1) || within(self.header.block2)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_one_extent_each() {
+        let area = DoublewriteArea {
+            header: Doublewrite {
+                block1: 64,
+                block2: 128,
+                space_id_stored: true,
+            },
+            block_pages: 64,
+        };
+        assert!(!area.contains(63));
+        assert!(area.contains(64) && area.contains(127) && area.contains(191));
+        assert!(!area.contains(192));
+        assert!(!area.contains(0));
+    }
+}

@@ -152,3 +152,119 @@ pub fn verify(page: &[u8], layout: ChecksumLayout) -> ChecksumVerdict {
 fn read_u32(page: &[u8], offset: usize) -> u32 {
     crate::bytes::u32_at(page, offset, "checksum").unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 16k page with some content in its body and header.
+    fn page() -> Vec<u8> {
+        let mut p = vec![0u8; 16384];
+        for (i, b) in p.iter_mut().enumerate().skip(38).take(5000) {
+            *b = (i * 7 % 251) as u8;
+        }
+        p[4..8].copy_from_slice(&3u32.to_be_bytes());
+        p[16..24].copy_from_slice(&0x1234_5678_9abc_def0u64.to_be_bytes());
+        p[24..26].copy_from_slice(&17855u16.to_be_bytes());
+        p
+    }
+
+    fn store_classic(p: &mut [u8], at0: u32, at_end: u32) {
+        let n = p.len();
+        p[0..4].copy_from_slice(&at0.to_be_bytes());
+        p[n - 8..n - 4].copy_from_slice(&at_end.to_be_bytes());
+        p.copy_within(20..24, n - 4);
+    }
+
+    #[test]
+    fn crc32c_is_castagnoli() {
+        // The standard check value of CRC-32C.
+        assert_eq!(crc32c::crc32c(b"123456789"), 0xE306_9283);
+    }
+
+    #[test]
+    fn classic_algorithms_are_told_apart() {
+        let mut p = page();
+        let c = crc32c_classic(&p);
+        store_classic(&mut p, c, c);
+        assert_eq!(
+            verify(&p, ChecksumLayout::Classic).algorithm(),
+            Some(ChecksumAlgorithm::Crc32)
+        );
+
+        let mut p = page();
+        let be = crc32c_classic_legacy_big_endian(&p);
+        assert_ne!(
+            be,
+            crc32c_classic(&p),
+            "the legacy variant differs on this page"
+        );
+        store_classic(&mut p, be, be);
+        assert_eq!(
+            verify(&p, ChecksumLayout::Classic).algorithm(),
+            Some(ChecksumAlgorithm::Crc32LegacyBigEndian)
+        );
+
+        // The server stores the new checksum first: the old one covers it.
+        let mut p = page();
+        let new = innodb_new(&p);
+        p[0..4].copy_from_slice(&new.to_be_bytes());
+        let old = innodb_old(&p);
+        store_classic(&mut p, new, old);
+        assert_eq!(
+            verify(&p, ChecksumLayout::Classic).algorithm(),
+            Some(ChecksumAlgorithm::Innodb)
+        );
+
+        let mut p = page();
+        store_classic(&mut p, BUF_NO_CHECKSUM_MAGIC, BUF_NO_CHECKSUM_MAGIC);
+        assert_eq!(
+            verify(&p, ChecksumLayout::Classic).algorithm(),
+            Some(ChecksumAlgorithm::None)
+        );
+    }
+
+    #[test]
+    fn a_flipped_bit_is_caught_with_values() {
+        let mut p = page();
+        let c = crc32c_classic(&p);
+        store_classic(&mut p, c, c);
+        p[9000] ^= 0x10;
+        match verify(&p, ChecksumLayout::Classic) {
+            ChecksumVerdict::Invalid { stored, computed } => {
+                assert_eq!(stored[0].value, c);
+                assert_eq!(stored[0].offset, Some(0));
+                assert_eq!(computed[0].value, crc32c_classic(&p));
+            }
+            v => panic!("expected invalid, got {v:?}"),
+        }
+    }
+
+    #[test]
+    fn full_crc32_covers_the_frame() {
+        let mut p = page();
+        let n = p.len();
+        let c = full_crc32(&p);
+        p[n - 4..].copy_from_slice(&c.to_be_bytes());
+        assert_eq!(
+            verify(&p, ChecksumLayout::FullCrc32).algorithm(),
+            Some(ChecksumAlgorithm::FullCrc32)
+        );
+        // A compressed frame of 3 * 256 bytes: only the frame counts.
+        let mut f = page();
+        f[24..26].copy_from_slice(&(0x8000u16 | 3).to_be_bytes());
+        let c = full_crc32(&f[..768]);
+        f[764..768].copy_from_slice(&c.to_be_bytes());
+        assert_eq!(full_crc32_frame_size(&f), 768);
+        assert!(verify(&f, ChecksumLayout::FullCrc32).is_ok());
+    }
+
+    #[test]
+    fn zero_and_short_pages() {
+        assert_eq!(
+            verify(&[0u8; 4096], ChecksumLayout::Classic),
+            ChecksumVerdict::AllZero
+        );
+        assert!(!verify(&[1u8; 20], ChecksumLayout::Zip).is_ok());
+    }
+}
