@@ -1,6 +1,6 @@
 //! One pass over every page of a tablespace, feeding any number of consumers.
 
-use innodb_space::{Finding, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
 
 /// Something that wants to see every checked page.
 pub trait PageConsumer {
@@ -11,7 +11,7 @@ pub trait PageConsumer {
 
 /// Checks every page (or those in `range`) once and hands each result to every
 /// consumer. Returns the findings: those from opening the file, then those of
-/// each page in order.
+/// each page in order; a page that cannot be read is an `unreadable` finding.
 pub fn scan(
     space: &Tablespace,
     range: Option<(u32, u32)>,
@@ -20,17 +20,20 @@ pub fn scan(
     let mut findings = space.open_findings().to_vec();
     let mut checker = space.checker();
     let (first, last) = range.unwrap_or((0, u32::MAX));
-    for (n, bytes) in space.pages() {
-        if n < first {
-            continue;
+    space.for_each_page(first, last, |n, bytes| match bytes {
+        Ok(bytes) => {
+            let check = checker.check(n, bytes, &mut findings);
+            for c in consumers.iter_mut() {
+                c.page(&check, bytes);
+            }
         }
-        if n > last {
-            break;
-        }
-        let check = checker.check(n, bytes, &mut findings);
-        for c in consumers.iter_mut() {
-            c.page(&check, bytes);
-        }
-    }
+        Err(e) => findings.push(Finding::on_page(
+            FindingKind::Unreadable,
+            n,
+            0,
+            "page",
+            format!("the page cannot be read: {e}"),
+        )),
+    });
     findings
 }

@@ -1,5 +1,7 @@
-//! The bytes of a file: a read-only memory map, also for `.gz` files, which
-//! are first inflated into an anonymous temporary file.
+//! The bytes of a file: a read-only memory map for random access to single
+//! pages, and positioned reads into a caller's buffer for whole-file scans (so
+//! that a scan's memory stays flat however large the file). `.gz` files are
+//! first inflated into an anonymous temporary file.
 
 use crate::SpaceError;
 use memmap2::Mmap;
@@ -10,6 +12,7 @@ use std::path::Path;
 /// The mapped bytes of a tablespace file.
 #[derive(Debug)]
 pub struct Source {
+    file: File,
     map: Option<Mmap>,
     /// True when the file was gzip-compressed and inflated to a temporary file.
     pub inflated_from_gzip: bool,
@@ -38,6 +41,7 @@ impl Source {
         let len = file.metadata().map_err(io)?.len();
         if len == 0 {
             return Ok(Source {
+                file,
                 map: None,
                 inflated_from_gzip,
             });
@@ -51,14 +55,26 @@ impl Source {
         // that is being truncated.
         #[allow(unsafe_code)]
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        #[cfg(unix)]
-        {
-            let _ = map.advise(memmap2::Advice::Sequential);
-        }
         Ok(Source {
+            file,
             map: Some(map),
             inflated_from_gzip,
         })
+    }
+
+    /// Fills `buf` with the bytes at `offset` (fewer only at the end of the
+    /// file); returns how many were read.
+    pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut done = 0;
+        while done < buf.len() {
+            match positioned_read(&self.file, &mut buf[done..], offset + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
     }
 
     /// All bytes of the file.
@@ -76,4 +92,14 @@ fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
         }
     }
     Ok(n)
+}
+
+#[cfg(unix)]
+fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }

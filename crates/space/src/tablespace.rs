@@ -12,6 +12,12 @@ use innodb_format::space_format::SpaceFormat;
 use innodb_format::trx_sys::TRX_SYS_PAGE_NO;
 use std::path::{Path, PathBuf};
 
+/// Bytes read at a time by [`Tablespace::for_each_page`]: small enough to stay
+/// in the CPU cache between the read and the checksum (4 MiB chunks made the
+/// copy from the page cache cost 60% of a scan), large enough to make the
+/// read calls negligible.
+const SCAN_CHUNK_BYTES: usize = 256 << 10;
+
 /// Options for opening a tablespace.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenOptions {
@@ -234,13 +240,53 @@ impl Tablespace {
         Ok(&self.source.bytes()[start..start + ps])
     }
 
-    /// Every page in file order, as `(page number, physical bytes)`.
-    pub fn pages(&self) -> impl ExactSizeIterator<Item = (u32, &[u8])> + '_ {
+    /// Calls `f` with every page in `first..=last` (clamped to the file), in
+    /// file order, with the page's physical bytes, or with the error that
+    /// reading it gave (a bad sector stops nothing: the pages after it are
+    /// still read). Pages are read in large sequential chunks into one reused
+    /// buffer, so memory stays flat however large the file is.
+    pub fn for_each_page(
+        &self,
+        first: u32,
+        last: u32,
+        mut f: impl FnMut(u32, Result<&[u8], std::io::Error>),
+    ) {
         let ps = self.format.physical_page_size();
-        self.source.bytes()[..self.page_count as usize * ps]
-            .chunks_exact(ps)
-            .enumerate()
-            .map(|(i, p)| (i as u32, p))
+        let last = last.min(self.page_count.saturating_sub(1));
+        if self.page_count == 0 || first > last {
+            return;
+        }
+        let per_chunk = (SCAN_CHUNK_BYTES / ps).max(1);
+        let mut buf = vec![0u8; per_chunk * ps];
+        let mut next = u64::from(first);
+        let end = u64::from(last) + 1;
+        while next < end {
+            let n = (per_chunk as u64).min(end - next) as usize;
+            let want = &mut buf[..n * ps];
+            match self.source.read_at(next * ps as u64, want) {
+                Ok(got) => {
+                    for (i, page) in want[..got - got % ps].chunks_exact(ps).enumerate() {
+                        f((next + i as u64) as u32, Ok(page));
+                    }
+                    if got < n * ps {
+                        // The file shrank while we read it: stop at what is there.
+                        return;
+                    }
+                }
+                Err(_) => {
+                    // Read the chunk page by page to keep every readable page.
+                    for (i, page) in want.chunks_exact_mut(ps).enumerate() {
+                        let no = next + i as u64;
+                        match self.source.read_at(no * ps as u64, page) {
+                            Ok(got) if got == ps => f(no as u32, Ok(page)),
+                            Ok(_) => return,
+                            Err(e) => f(no as u32, Err(e)),
+                        }
+                    }
+                }
+            }
+            next += n as u64;
+        }
     }
 
     /// A checker for this tablespace's pages.
