@@ -38,9 +38,10 @@ pub struct ChecksumReport {
 }
 
 impl ChecksumReport {
-    /// True when every page verifies and every LSN agrees.
+    /// True when every page verifies and every LSN agrees. A page that cannot
+    /// be verified (encrypted, unsupported compression) is not proven valid.
     pub fn all_valid(&self) -> bool {
-        self.bad_pages.is_empty() && self.lsn_mismatches.is_empty()
+        self.bad_pages.is_empty() && self.lsn_mismatches.is_empty() && self.unverifiable.is_empty()
     }
 
     /// Verifies every page of `space`.

@@ -2,6 +2,7 @@
 
 use crate::scan::{scan, PageConsumer};
 use crate::summary::verdict_name;
+use innodb_format::page_type::PageType;
 use innodb_format::vendor::Vendor;
 use innodb_space::{Finding, PageCheck, Tablespace};
 use serde::Serialize;
@@ -9,8 +10,8 @@ use serde::Serialize;
 /// Which pages to list.
 #[derive(Debug, Clone, Default)]
 pub struct PageFilter {
-    /// Only pages of this type (a `FIL_PAGE_` name without prefix, any case,
-    /// or a number).
+    /// Only pages of this type: a name [`PageType::from_name`] knows, or a
+    /// number.
     pub page_type: Option<String>,
     /// Only pages in this inclusive range.
     pub range: Option<(u32, u32)>,
@@ -79,7 +80,9 @@ impl PageConsumer for Collector<'_> {
         let keep = match &self.type_filter {
             None => true,
             Some(TypeFilter::Code(t)) => c.page_type.0 == *t,
-            Some(TypeFilter::Name(n)) => name.eq_ignore_ascii_case(n),
+            Some(TypeFilter::Name(n)) => {
+                PageType::from_name(n).is_some_and(|t| t.name(self.vendor) == name)
+            }
         };
         if keep {
             self.rows.push(PageRow::from_check(c, name.into_owned()));
@@ -111,10 +114,7 @@ impl PageList {
     pub fn build(space: &Tablespace, filter: &PageFilter) -> PageList {
         let type_filter = filter.page_type.as_deref().map(|t| match t.parse::<u16>() {
             Ok(n) => TypeFilter::Code(n),
-            Err(_) => TypeFilter::Name(
-                t.trim_start_matches("FIL_PAGE_")
-                    .trim_start_matches("fil_page_"),
-            ),
+            Err(_) => TypeFilter::Name(t),
         });
         let mut collector = Collector {
             vendor: space.format().vendor,

@@ -71,12 +71,18 @@ pub struct PageSize(pub usize);
 impl std::str::FromStr for PageSize {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("'{s}' is not an InnoDB page size: give 1k, 2k, 4k, 8k, 16k, 32k, 64k or the byte count")
+        };
         let lower = s.trim().to_ascii_lowercase();
         let n = match lower.strip_suffix('k') {
-            Some(k) => k.parse::<usize>().map(|k| k * 1024),
-            None => lower.parse::<usize>(),
+            Some(k) => k.parse::<usize>().ok().and_then(|k| k.checked_mul(1024)),
+            None => lower.parse::<usize>().ok(),
         }
-        .map_err(|_| format!("'{s}' is not a page size (e.g. 16k or 16384)"))?;
+        .ok_or_else(bad)?;
+        if !innodb_space::detect::PAGE_SIZES.contains(&n) {
+            return Err(bad());
+        }
         Ok(PageSize(n))
     }
 }
@@ -122,6 +128,8 @@ mod tests {
         assert_eq!("4K".parse::<PageSize>().unwrap().0, 4096);
         assert_eq!("65536".parse::<PageSize>().unwrap().0, 65536);
         assert!("abc".parse::<PageSize>().is_err());
+        assert!("1000".parse::<PageSize>().is_err());
+        assert!("18446744073709551615k".parse::<PageSize>().is_err());
     }
 
     #[test]

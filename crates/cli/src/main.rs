@@ -5,6 +5,7 @@ mod args;
 use args::{Cli, Command, Format};
 use clap::Parser;
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
+use innodb_format::page_type::PageType;
 use innodb_render::{json, text};
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
 use std::io::Write;
@@ -31,7 +32,31 @@ fn emit(s: &str) {
     let _ = std::io::stdout().lock().write_all(s.as_bytes());
 }
 
-fn run(cli: &Cli) -> Result<u8, SpaceError> {
+/// Why a command could not do its work.
+#[derive(Debug)]
+enum CliError {
+    /// The file could not be read as a tablespace.
+    Space(SpaceError),
+    /// The arguments do not fit the file.
+    Usage(String),
+}
+
+impl From<SpaceError> for CliError {
+    fn from(e: SpaceError) -> Self {
+        CliError::Space(e)
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Space(e) => e.fmt(f),
+            CliError::Usage(m) => f.write_str(m),
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<u8, CliError> {
     let options = OpenOptions {
         page_size: cli.page_size.map(|s| s.0),
     };
@@ -50,11 +75,29 @@ fn run(cli: &Cli) -> Result<u8, SpaceError> {
             page_type,
             range,
         } => {
+            if let Some(t) = page_type {
+                if t.parse::<u16>().is_err() && PageType::from_name(t).is_none() {
+                    return Err(CliError::Usage(format!(
+                        "--type {t}: no page type has that name (INDEX, UNDO_LOG, INODE, FSP_HDR, XDES, BLOB, SYS, TRX_SYS, ALLOCATED, … or a number)"
+                    )));
+                }
+            }
+            let space = open(file)?;
+            if let Some(r) = range {
+                if r.0 >= space.page_count() {
+                    return Err(CliError::Usage(format!(
+                        "{}: --range starts at page {} but the file has {} pages",
+                        file.display(),
+                        r.0,
+                        space.page_count()
+                    )));
+                }
+            }
             let filter = PageFilter {
                 page_type: page_type.clone(),
                 range: range.map(|r| (r.0, r.1)),
             };
-            let list = PageList::build(&open(file)?, &filter);
+            let list = PageList::build(&space, &filter);
             emit(&match cli.format {
                 Format::Text => text::pages(&list),
                 Format::Json => json::render(&list),

@@ -145,6 +145,21 @@ impl PageType {
         })
     }
 
+    /// The type a name stands for (`INDEX`, `fil_page_index`, `instant`, …; any
+    /// case, with or without the `FIL_PAGE_` prefix), or `None` when no type
+    /// has that name. Names that exist for one vendor only resolve too.
+    pub fn from_name(name: &str) -> Option<PageType> {
+        let upper = name.trim().to_ascii_uppercase();
+        let bare = upper
+            .strip_prefix("FIL_PAGE_TYPE_")
+            .or_else(|| upper.strip_prefix("FIL_PAGE_"))
+            .unwrap_or(&upper);
+        (0..=29u16)
+            .chain([17853, 17854, 17855, 34354, 37401])
+            .map(PageType)
+            .find(|t| t.name(Vendor::MariaDb) == bare || t.name(Vendor::MySql) == bare)
+    }
+
     /// True when the code is one this crate can name (not `UNKNOWN_<n>`).
     pub fn is_known(self, vendor: Vendor) -> bool {
         !self.name(vendor).starts_with("UNKNOWN_")
@@ -161,6 +176,22 @@ mod tests {
         assert_eq!(PageType(18).name(Vendor::MySql), "SDI_BLOB");
         assert!(PageType(18).is_index_layout(Vendor::MariaDb));
         assert!(!PageType(18).is_index_layout(Vendor::MySql));
+    }
+
+    #[test]
+    fn names_resolve() {
+        assert_eq!(PageType::from_name("index"), Some(PageType::INDEX));
+        assert_eq!(
+            PageType::from_name("FIL_PAGE_UNDO_LOG"),
+            Some(PageType::UNDO_LOG)
+        );
+        assert_eq!(
+            PageType::from_name("FIL_PAGE_TYPE_TRX_SYS"),
+            Some(PageType::TYPE_TRX_SYS)
+        );
+        assert_eq!(PageType::from_name("instant"), Some(PageType(18)));
+        assert_eq!(PageType::from_name("SDI_BLOB"), Some(PageType(18)));
+        assert_eq!(PageType::from_name("FOO"), None);
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! `Datafile::find_space_id` votes).
 
 use innodb_format::checksum::{verify, ChecksumLayout, ChecksumVerdict};
+use innodb_format::fil_header::FIL_PAGE_TYPE;
 use innodb_format::fil_header::{FilHeader, FIL_PAGE_OFFSET};
-use innodb_format::fsp_header::FSP_SPACE_FLAGS;
+use innodb_format::fsp_header::{FSP_SIZE, FSP_SPACE_FLAGS};
+use innodb_format::page_type::PageType;
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::FormatError;
 
@@ -41,14 +43,69 @@ impl From<FormatError> for Page0Problem {
     }
 }
 
-/// Reads the format from page 0 at the start of `file`.
-pub fn from_page0(file: &[u8]) -> Result<SpaceFormat, Page0Problem> {
+/// What page 0 says about the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Page0 {
+    /// Page 0 decodes and verifies under the checksum its own flags give.
+    Valid(SpaceFormat),
+    /// The flags decode but page 0 does not verify under them: they may be
+    /// damaged, so the following pages are asked too.
+    Suspect(SpaceFormat, Page0Problem),
+    /// Page 0 cannot describe the file.
+    Unusable(Page0Problem),
+}
+
+/// Reads the format from page 0 at the start of `file` and checks page 0
+/// against it.
+pub fn from_page0(file: &[u8]) -> Page0 {
+    let format = match decode_page0(file) {
+        Ok(f) => f,
+        Err(p) => return Page0::Unusable(p),
+    };
+    let page0 = &file[..format.physical_page_size()];
+    match verify(page0, format.checksum_layout) {
+        ChecksumVerdict::Valid { .. } => Page0::Valid(format),
+        ChecksumVerdict::AllZero => Page0::Unusable(Page0Problem {
+            offset: 0,
+            field: "FIL_PAGE_SPACE_OR_CHKSUM",
+            reason: "page 0 is all zero".into(),
+        }),
+        _ => Page0::Suspect(
+            format,
+            Page0Problem {
+                offset: 0,
+                field: "FIL_PAGE_SPACE_OR_CHKSUM",
+                reason: "page 0 does not verify under the checksum its flags give".into(),
+            },
+        ),
+    }
+}
+
+fn decode_page0(file: &[u8]) -> Result<SpaceFormat, Page0Problem> {
     let fil = FilHeader::parse(file)?;
     if fil.page_no != 0 {
         return Err(Page0Problem {
             offset: FIL_PAGE_OFFSET,
             field: "FIL_PAGE_OFFSET",
             reason: format!("page 0 says it is page {}", fil.page_no),
+        });
+    }
+    // Every tablespace has at least its page 0: FSP_SIZE 0 is a zeroed or
+    // foreign header, whatever its checksum fields happen to hold.
+    let size = innodb_format::bytes::u32_at(file, FSP_SIZE, "FSP_SIZE")?;
+    if size == 0 {
+        return Err(Page0Problem {
+            offset: FSP_SIZE,
+            field: "FSP_SIZE",
+            reason: "page 0 gives a tablespace size of 0 pages".into(),
+        });
+    }
+    // FSP_HDR, or 0 in files from MySQL 5.0 and before, which typed no bookkeeping pages.
+    if fil.page_type != PageType::TYPE_FSP_HDR && fil.page_type != PageType::ALLOCATED {
+        return Err(Page0Problem {
+            offset: FIL_PAGE_TYPE,
+            field: "FIL_PAGE_TYPE",
+            reason: format!("page 0 has type {} instead of FSP_HDR (8)", fil.page_type.0),
         });
     }
     let format = SpaceFormat::from_page0(file)?;

@@ -204,12 +204,17 @@ impl PageChecker {
                 format!("checksum not verified: {reason}"),
             ));
         }
-        if !check.checksum.is_ok() {
+        if let ChecksumVerdict::Invalid { stored, .. } = &check.checksum {
+            // Name the stored checksum the layout uses: at 0 (classic, zip) or
+            // in the last 4 bytes of the frame (full_crc32).
+            let (offset, field) = stored.first().map_or((0, "FIL_PAGE_SPACE_OR_CHKSUM"), |v| {
+                (v.offset.unwrap_or(0), v.name)
+            });
             findings.push(Finding::on_page(
                 FindingKind::BadChecksum,
                 page_no,
-                0,
-                "FIL_PAGE_SPACE_OR_CHKSUM",
+                offset,
+                field,
                 bad_checksum_message(&check.checksum),
             ));
         }

@@ -27,6 +27,20 @@ impl Source {
             path: path.to_path_buf(),
             source,
         };
+        // Only regular files: opening a FIFO would wait for a writer forever,
+        // and devices have no length to read pages by.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            let what = if meta.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            return Err(SpaceError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, what),
+            });
+        }
         let mut file = File::open(path).map_err(io)?;
         let mut magic = [0u8; 2];
         let n = read_up_to(&mut file, &mut magic).map_err(io)?;

@@ -1,13 +1,14 @@
 //! An open tablespace file: its format, page count and pages.
 
-use crate::detect::{self, PAGE_SIZES};
+use crate::detect::{self, Page0, Page0Problem, PAGE_SIZES};
 use crate::doublewrite::DoublewriteArea;
 use crate::finding::{Finding, FindingKind};
 use crate::page_check::PageChecker;
 use crate::source::Source;
 use crate::SpaceError;
+use innodb_format::checksum::ChecksumLayout;
 use innodb_format::fil_header::FilHeader;
-use innodb_format::fsp_header::FspHeader;
+use innodb_format::fsp_header::{FspHeader, FSP_SPACE_FLAGS};
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::trx_sys::TRX_SYS_PAGE_NO;
 use std::path::{Path, PathBuf};
@@ -73,61 +74,26 @@ impl Tablespace {
         }
         let mut open_findings = Vec::new();
         let page0 = detect::from_page0(bytes);
-        let (format, page_size_source) = match (page0, options.page_size) {
-            (Ok(f), None) => (f, PageSizeSource::Page0),
-            (Ok(f), Some(given)) if given == f.physical_page_size() => (f, PageSizeSource::User),
-            (Ok(f), Some(given)) => {
-                open_findings.push(page0_finding(
-                    54,
-                    "FSP_SPACE_FLAGS",
-                    format!(
-                        "page 0 gives a {}-byte page; using --page-size {given}",
-                        f.physical_page_size()
-                    ),
-                ));
-                let probed = detect::probe(bytes, Some(given)).unwrap_or_else(|| {
-                    SpaceFormat::assumed(given, given.max(16384), f.checksum_layout)
-                });
-                (probed, PageSizeSource::User)
+        // Page 0's own fields are trusted when it verifies and the page size in
+        // use is the one it gives.
+        let page0_valid = match &page0 {
+            Page0::Valid(f) => options
+                .page_size
+                .is_none_or(|g| g == f.physical_page_size()),
+            _ => false,
+        };
+        let (format, page_size_source) = match decide_format(bytes, page0, options.page_size) {
+            Ok((format, source, finding)) => {
+                open_findings.extend(finding);
+                (format, source)
             }
-            (Err(problem), given) => {
-                let probed = detect::probe(bytes, given);
-                let format = match (probed, given) {
-                    (Some(f), _) => f,
-                    (None, Some(given)) => SpaceFormat::assumed(
-                        given,
-                        given,
-                        innodb_format::checksum::ChecksumLayout::Classic,
-                    ),
-                    (None, None) => {
-                        return Err(SpaceError::NoValidPage0 {
-                            path,
-                            offset: problem.offset,
-                            field: problem.field,
-                            reason: problem.reason,
-                        })
-                    }
-                };
-                open_findings.push(page0_finding(
-                    problem.offset,
-                    problem.field,
-                    format!(
-                        "{}; reading with {}-byte pages ({})",
-                        problem.reason,
-                        format.physical_page_size(),
-                        if given.is_some() {
-                            "--page-size"
-                        } else {
-                            "probed from the following pages"
-                        }
-                    ),
-                ));
-                let how = if given.is_some() {
-                    PageSizeSource::User
-                } else {
-                    PageSizeSource::Probed
-                };
-                (format, how)
+            Err(problem) => {
+                return Err(SpaceError::NoValidPage0 {
+                    path,
+                    offset: problem.offset,
+                    field: problem.field,
+                    reason: problem.reason,
+                })
             }
         };
 
@@ -157,9 +123,13 @@ impl Tablespace {
         let fsp_header = (page_size_source != PageSizeSource::Probed)
             .then(|| FspHeader::parse(page0_bytes).ok())
             .flatten();
-        let space_id = match (&fsp_header, page_size_source) {
-            (Some(h), PageSizeSource::Page0) => h.space_id,
-            _ => majority_space_id(bytes, ps),
+        // A page 0 that does not verify may hold a damaged space id: ask the other pages.
+        let space_id = match (&fsp_header, page0_valid) {
+            (Some(h), true) => h.space_id,
+            (h, false) => majority_space_id(bytes, ps)
+                .or(h.map(|h| h.space_id))
+                .unwrap_or(0),
+            (None, true) => majority_space_id(bytes, ps).unwrap_or(0),
         };
         let doublewrite = if space_id == 0 && page_count > TRX_SYS_PAGE_NO {
             let at = TRX_SYS_PAGE_NO as usize * ps;
@@ -305,11 +275,11 @@ fn page0_finding(offset: usize, field: &'static str, message: String) -> Finding
     }
 }
 
-/// The most common non-zero `FIL_PAGE_SPACE_ID` among the first pages whose
-/// `FIL_PAGE_OFFSET` matches their position.
-fn majority_space_id(bytes: &[u8], ps: usize) -> u32 {
+/// The most common non-zero `FIL_PAGE_SPACE_ID` among the first pages (after
+/// page 0) whose `FIL_PAGE_OFFSET` matches their position.
+fn majority_space_id(bytes: &[u8], ps: usize) -> Option<u32> {
     let mut counts: Vec<(u32, usize)> = Vec::new();
-    for (i, page) in bytes.chunks_exact(ps).take(256).enumerate() {
+    for (i, page) in bytes.chunks_exact(ps).enumerate().skip(1).take(256) {
         let Ok(fil) = FilHeader::parse(page) else {
             continue;
         };
@@ -321,8 +291,95 @@ fn majority_space_id(bytes: &[u8], ps: usize) -> u32 {
             None => counts.push((fil.space_id, 1)),
         }
     }
-    counts
-        .into_iter()
-        .max_by_key(|&(_, c)| c)
-        .map_or(0, |(id, _)| id)
+    counts.into_iter().max_by_key(|&(_, c)| c).map(|(id, _)| id)
+}
+
+/// Decides page size and layout from what page 0 says, the user's
+/// `--page-size` and probing; says in a finding whenever page 0 is not simply
+/// trusted. An error when nothing gives a page size.
+fn decide_format(
+    bytes: &[u8],
+    page0: Page0,
+    given: Option<usize>,
+) -> Result<(SpaceFormat, PageSizeSource, Option<Finding>), Page0Problem> {
+    let user_or = |other| {
+        if given.is_some() {
+            PageSizeSource::User
+        } else {
+            other
+        }
+    };
+    let reading = |f: &SpaceFormat| {
+        format!(
+            "reading with {}-byte pages ({})",
+            f.physical_page_size(),
+            if given.is_some() {
+                "--page-size"
+            } else {
+                "probed from the following pages"
+            }
+        )
+    };
+    match page0 {
+        Page0::Valid(f) => match given {
+            None => Ok((f, PageSizeSource::Page0, None)),
+            Some(g) if g == f.physical_page_size() => Ok((f, PageSizeSource::User, None)),
+            Some(g) => {
+                let finding = page0_finding(
+                    FSP_SPACE_FLAGS,
+                    "FSP_SPACE_FLAGS",
+                    format!(
+                        "page 0 gives a {}-byte page; using --page-size {g}",
+                        f.physical_page_size()
+                    ),
+                );
+                let probed = detect::probe(bytes, Some(g))
+                    .unwrap_or_else(|| SpaceFormat::assumed(g, g.max(16384), f.checksum_layout));
+                Ok((probed, PageSizeSource::User, Some(finding)))
+            }
+        },
+        Page0::Suspect(f, problem) => {
+            let found = |msg: String| Some(page0_finding(problem.offset, problem.field, msg));
+            match detect::probe(bytes, given) {
+                Some(p)
+                    if p.physical_page_size() == f.physical_page_size()
+                        && p.checksum_layout == f.checksum_layout =>
+                {
+                    let msg = format!(
+                        "{}; the following pages agree with its flags",
+                        problem.reason
+                    );
+                    Ok((f, user_or(PageSizeSource::Page0), found(msg)))
+                }
+                Some(p) => {
+                    let msg = format!("{}; {}", problem.reason, reading(&p));
+                    Ok((p, user_or(PageSizeSource::Probed), found(msg)))
+                }
+                None => match given {
+                    Some(g) if g != f.physical_page_size() => {
+                        let a = SpaceFormat::assumed(g, g, f.checksum_layout);
+                        let msg = format!("{}; {}", problem.reason, reading(&a));
+                        Ok((a, PageSizeSource::User, found(msg)))
+                    }
+                    _ => {
+                        let msg = format!(
+                            "{}; no other page verifies either, so its flags are used",
+                            problem.reason
+                        );
+                        Ok((f, user_or(PageSizeSource::Page0), found(msg)))
+                    }
+                },
+            }
+        }
+        Page0::Unusable(problem) => {
+            let format = match (detect::probe(bytes, given), given) {
+                (Some(p), _) => p,
+                (None, Some(g)) => SpaceFormat::assumed(g, g, ChecksumLayout::Classic),
+                (None, None) => return Err(problem),
+            };
+            let msg = format!("{}; {}", problem.reason, reading(&format));
+            let finding = page0_finding(problem.offset, problem.field, msg);
+            Ok((format, user_or(PageSizeSource::Probed), Some(finding)))
+        }
+    }
 }

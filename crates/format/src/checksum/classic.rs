@@ -74,11 +74,12 @@ pub(super) fn verify(page: &[u8]) -> ChecksumVerdict {
     };
 
     // innodb: field2 holds the old checksum (or, from very old servers, the
-    // LSN low word); field1 holds the new checksum or 0 (before 4.0.14).
+    // 4 bytes at FIL_PAGE_LSN, as `buf_page_is_checksum_valid_innodb` reads
+    // them); field1 holds the new checksum or 0 (before 4.0.14).
     let old = innodb_old(page);
-    let lsn_low = read_u32(page, FIL_PAGE_LSN + 4);
+    let lsn_word = read_u32(page, FIL_PAGE_LSN);
     let new = innodb_new(page);
-    if (field2 == old || field2 == lsn_low) && (field1 == 0 || field1 == new) {
+    if (field2 == old || field2 == lsn_word) && (field1 == 0 || field1 == new) {
         return valid(ChecksumAlgorithm::Innodb);
     }
 
