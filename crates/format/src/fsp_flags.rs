@@ -107,20 +107,10 @@ impl FspFlags {
                 return Err(format!("full_crc32 flags 0x{f:x} have bits above 7 set"));
             }
             return Ok(DecodedFlags {
-                raw: f,
                 full_crc32: true,
-                logical_page_size: size,
-                physical_page_size: size,
-                zip_ssize: 0,
-                post_antelope: false,
-                atomic_blobs: false,
-                data_dir: false,
-                shared: false,
-                temporary: false,
-                encryption: false,
-                sdi: false,
                 page_compressed: algo.0 != 0,
                 compression_algorithm: Some(algo),
+                ..DecodedFlags::bare(f, size, size)
             });
         }
         let zip_ssize = (f >> 1) & 0xF;
@@ -165,6 +155,26 @@ impl FspFlags {
 }
 
 impl DecodedFlags {
+    /// Flags with the given raw value and page sizes and no property set.
+    pub fn bare(raw: u32, logical_page_size: usize, physical_page_size: usize) -> Self {
+        DecodedFlags {
+            raw,
+            full_crc32: false,
+            logical_page_size,
+            physical_page_size,
+            zip_ssize: 0,
+            post_antelope: false,
+            atomic_blobs: false,
+            data_dir: false,
+            shared: false,
+            temporary: false,
+            encryption: false,
+            sdi: false,
+            page_compressed: false,
+            compression_algorithm: None,
+        }
+    }
+
     /// Human-readable list of the set properties, e.g. `full_crc32, page_size=16k`.
     pub fn describe(&self) -> String {
         let k = |n: usize| format!("{}k", n / 1024);

@@ -62,24 +62,13 @@ impl SpaceFormat {
     ) -> Self {
         SpaceFormat {
             flags: DecodedFlags {
-                raw: 0,
                 full_crc32: layout == ChecksumLayout::FullCrc32,
-                logical_page_size,
-                physical_page_size,
                 zip_ssize: if layout == ChecksumLayout::Zip {
                     (physical_page_size / 512).trailing_zeros()
                 } else {
                     0
                 },
-                post_antelope: false,
-                atomic_blobs: false,
-                data_dir: false,
-                shared: false,
-                temporary: false,
-                encryption: false,
-                sdi: false,
-                page_compressed: false,
-                compression_algorithm: None,
+                ..DecodedFlags::bare(0, logical_page_size, physical_page_size)
             },
             vendor: if layout == ChecksumLayout::FullCrc32 {
                 Vendor::MariaDb

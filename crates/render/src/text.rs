@@ -11,6 +11,14 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
+/// `name count, name count, …`.
+fn counts(map: &std::collections::BTreeMap<String, u64>) -> String {
+    map.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn findings_block(out: &mut String, findings: &[Finding], total: Option<usize>) {
     let total = total.unwrap_or(findings.len());
     if total == 0 {
@@ -75,12 +83,7 @@ pub fn summary(s: &Summary) -> String {
         "LSN",
         format!("{} .. {}", opt(s.lsn_min), opt(s.lsn_max)),
     );
-    let algos = s
-        .checksum_algorithms
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let algos = counts(&s.checksum_algorithms);
     row(
         &mut o,
         "Checksums",
@@ -219,21 +222,11 @@ pub fn page(d: &PageDetail) -> String {
 pub fn checksums(reports: &[ChecksumReport]) -> String {
     let mut o = String::new();
     for r in reports {
-        let algos = r
-            .by_algorithm
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let algos = counts(&r.by_algorithm);
         let verdict = if r.all_valid() { "OK" } else { "BAD" };
         let _ = writeln!(o, "{verdict}  {}: {} pages ({algos})", r.file, r.pages);
         for b in &r.bad_pages {
-            let list = |xs: &[innodb_format::checksum::ChecksumValue]| {
-                xs.iter()
-                    .map(|x| format!("{} 0x{:08x}", x.name, x.value))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
+            let list = innodb_format::checksum::list_values;
             let _ = writeln!(
                 o,
                 "  page {}: stored {}; computed {}",

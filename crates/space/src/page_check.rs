@@ -321,19 +321,11 @@ impl PageChecker {
 
 fn bad_checksum_message(v: &ChecksumVerdict) -> String {
     match v {
-        ChecksumVerdict::Invalid { stored, computed } => {
-            let list = |xs: &[checksum::ChecksumValue]| {
-                xs.iter()
-                    .map(|x| format!("{} 0x{:08x}", x.name, x.value))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            format!(
-                "no checksum algorithm matches: stored {}; computed {}",
-                list(stored),
-                list(computed)
-            )
-        }
+        ChecksumVerdict::Invalid { stored, computed } => format!(
+            "no checksum algorithm matches: stored {}; computed {}",
+            checksum::list_values(stored),
+            checksum::list_values(computed)
+        ),
         ChecksumVerdict::Unverifiable { reason } => format!("cannot verify: {reason}"),
         _ => String::new(),
     }

@@ -87,6 +87,21 @@ pub struct ChecksumValue {
     pub value: u32,
 }
 
+impl std::fmt::Display for ChecksumValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} 0x{:08x}", self.name, self.value)
+    }
+}
+
+/// `name 0x…` for each value, comma-separated.
+pub fn list_values(values: &[ChecksumValue]) -> String {
+    values
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The outcome of checking one page image.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
