@@ -434,7 +434,9 @@ fn with_format(json: bool, args: &[&OsStr]) -> Vec<OsString> {
 
 /// Every command on `file`, in text only.
 fn text_commands(file: &Path, extra: &[&str]) -> Vec<Vec<OsString>> {
-    every_command(file, extra).into_iter().take(4).collect()
+    let all = every_command(file, extra);
+    let n = all.len() / 2;
+    all.into_iter().take(n).collect()
 }
 
 /// Every command on `file`, in text and in JSON.
@@ -447,6 +449,9 @@ fn every_command(file: &Path, extra: &[&str]) -> Vec<Vec<OsString>> {
             vec![OsStr::new("pages"), f],
             vec![OsStr::new("page"), f, OsStr::new("0")],
             vec![OsStr::new("checksum"), f],
+            vec![OsStr::new("extents"), f],
+            vec![OsStr::new("segments"), f],
+            vec![OsStr::new("waste"), f],
         ] {
             let mut args = with_format(json, &cmd);
             args.extend(extra.iter().map(OsString::from));

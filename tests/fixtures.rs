@@ -7,6 +7,8 @@
 
 mod support;
 
+use innodb_analysis::ownership::SpaceAccount;
+use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::{PageFilter, PageList, Summary};
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
@@ -308,6 +310,251 @@ fn summary_and_pages_snapshots() {
                 list.pages.len()
             );
             insta::assert_snapshot!(format!("pages@{name}"), out);
+        }
+    });
+}
+
+/// `mysql.innodb_index_stats` of one index, by stat name.
+fn index_stats(config_truth: &Value, table: &str, index: &str) -> BTreeMap<String, u64> {
+    config_truth["index_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["table"] == table && s["index"] == index)
+        .map(|s| {
+            (
+                s["stat_name"].as_str().unwrap().to_string(),
+                s["stat_value"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// `innodb_stats_persistent_sample_pages`: the generator leaves MariaDB's default.
+const N_SAMPLE_PAGES: u64 = 20;
+
+/// Every page of every fixture accounted for exactly once, every segment
+/// named, no finding; and every index's segments agree with what the server
+/// stored: `size` in `mysql.innodb_index_stats` is the pages both segments
+/// reserve, the root page is `INNODB_SYS_INDEXES.PAGE_NO`, the level-0 page
+/// count is innochecksum's per-index leaf count, and `n_leaf_pages` is the
+/// pages the leaf segment uses, except where MariaDB scanned the whole leaf
+/// level instead of sampling (`N_SAMPLE_PAGES × n_uniq` > leaf pages, see
+/// `dict_stats_analyze_index`) and stored the placeholder 1.
+#[test]
+fn index_segments_match_the_server_statistics() {
+    let mut problems = Vec::new();
+    let (mut compared, mut full_scan_placeholders, mut leaf_counts) = (0, 0, 0);
+    let (dir, fresh) = support::truth_fixtures_dir();
+    for f in fixture_files(&dir, fresh) {
+        let label = format!("{}/{}", f.config, f.name);
+        let space = open(&f.gz);
+        let account = SpaceAccount::build(&space).unwrap_or_else(|e| panic!("{label}: {e:?}"));
+        let report = SegmentsReport::new(&space, &account);
+        let mut fail = |m: String| problems.push(format!("{label}: {m}"));
+        if account.counts.total() != u64::from(space.page_count()) {
+            fail(format!(
+                "pages accounted {} != pages in the file {}",
+                account.counts.total(),
+                space.page_count()
+            ));
+        }
+        if !account.findings.is_empty() {
+            fail(format!("findings: {:?}", account.findings));
+        }
+        for s in &report.segments {
+            if s.owner == innodb_space::segment::SegmentOwner::Unknown {
+                fail(format!("segment {} has no owner", s.id));
+            }
+        }
+        let space_id = u64::from(space.space_id());
+        // innochecksum's per-index leaf counts (-S) leave out pages its XDES
+        // check finds free, but include the copies in ibdata1's doublewrite
+        // buffer, which belong to no segment: take those copies (from its
+        // per-page dump, -D) away.
+        let mut checksum_leaves: BTreeMap<u64, u64> = f.truth["innochecksum"]["index_summary"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            // innochecksum prints index ids as signed: the change buffer's
+            // 0xFFFFFFFF00000000 appears as -4294967296.
+            .map(|r| {
+                (
+                    r["index_id"].as_i64().unwrap() as u64,
+                    r["leaf_pages"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        for r in f.truth["innochecksum"]["page_dump"]["index_pages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let page = r[0].as_u64().unwrap();
+            let id = r[1].as_u64().or(r[1].as_i64().map(|v| v as u64)).unwrap();
+            if r[2].as_u64() == Some(0) && f.truth_dblwr_page(page as u32) {
+                if let Some(n) = checksum_leaves.get_mut(&id) {
+                    *n -= 1;
+                }
+            }
+        }
+        checksum_leaves.retain(|_, n| *n > 0);
+        let other_pages = ["OTHER", "PAGE_COMPRESSED"]
+            .iter()
+            .map(|k| {
+                f.truth["innochecksum"]["page_types"][k]
+                    .as_u64()
+                    .unwrap_or(0)
+            })
+            .sum::<u64>();
+        let truth_indexes: Vec<&Value> = f.config_truth["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["space_id"].as_u64() == Some(space_id))
+            .collect();
+        for ours in &report.indexes {
+            let known = truth_indexes
+                .iter()
+                .any(|t| t["index_id"].as_u64() == Some(ours.index_id));
+            // The truth lists the test database's indexes; the system
+            // tablespace's own (dictionary tables) are checked against
+            // innochecksum only.
+            if !known && space_id != 0 {
+                fail(format!(
+                    "index {} (root {}) is not in INNODB_SYS_INDEXES",
+                    ours.index_id, ours.root_page
+                ));
+            }
+            if let Some(&leaves) = checksum_leaves.get(&ours.index_id) {
+                leaf_counts += 1;
+                if leaves != ours.leaf_pages {
+                    fail(format!(
+                        "index {}: leaf_pages {} != innochecksum {leaves}",
+                        ours.index_id, ours.leaf_pages
+                    ));
+                }
+            }
+        }
+        for &id in checksum_leaves.keys() {
+            // The change buffer's tree (id 0xFFFFFFFF00000000 + space id) has
+            // no segment headers on its root: it is the change-buffer segment.
+            let change_buffer = id >> 32 == 0xFFFF_FFFF;
+            if !change_buffer && !report.indexes.iter().any(|r| r.index_id == id) {
+                fail(format!(
+                    "innochecksum lists index {id}; we found no root for it"
+                ));
+            }
+        }
+        for t in truth_indexes {
+            let id = t["index_id"].as_u64().unwrap();
+            let Some(ours) = report.indexes.iter().find(|r| r.index_id == id) else {
+                fail(format!(
+                    "index {id} ({} {}) not found",
+                    t["table"], t["name"]
+                ));
+                continue;
+            };
+            compared += 1;
+            if Some(u64::from(ours.root_page)) != t["root_page"].as_u64() {
+                fail(format!(
+                    "index {id}: root {} != server {}",
+                    ours.root_page, t["root_page"]
+                ));
+            }
+            let table = t["table"].as_str().unwrap();
+            let stats = index_stats(&f.config_truth, table, t["name"].as_str().unwrap());
+            if stats.is_empty() {
+                // Only the server's own tables (SYS_FOREIGN…) have no persistent statistics.
+                if !table.starts_with("SYS_") {
+                    fail(format!(
+                        "index {id}: no innodb_index_stats rows for {table}"
+                    ));
+                }
+                continue;
+            }
+            if Some(&ours.size_pages) != stats.get("size") {
+                fail(format!(
+                    "index {id}: size_pages {} != innodb_index_stats size {:?}",
+                    ours.size_pages,
+                    stats.get("size")
+                ));
+            }
+            let n_uniq = stats.keys().filter(|k| k.starts_with("n_diff_pfx")).count() as u64;
+            let expected_n_leaf = if N_SAMPLE_PAGES * n_uniq > ours.leaf_segment_used_pages {
+                full_scan_placeholders += 1;
+                1
+            } else {
+                ours.leaf_segment_used_pages
+            };
+            if Some(&expected_n_leaf) != stats.get("n_leaf_pages") {
+                fail(format!(
+                    "index {id}: n_leaf_pages {:?}, expected {expected_n_leaf} (leaf segment uses {}, n_uniq {n_uniq})",
+                    stats.get("n_leaf_pages"),
+                    ours.leaf_segment_used_pages
+                ));
+            }
+            // innochecksum cannot look inside page-compressed pages (it counts
+            // them as "Other type of page" or "Page compressed page") and so
+            // has no leaf count for them.
+            if !checksum_leaves.contains_key(&id) && other_pages == 0 {
+                fail(format!("index {id}: innochecksum lists no leaf count"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        compared >= if fresh { 10 } else { 89 },
+        "only {compared} indexes compared"
+    );
+    assert!(
+        leaf_counts > 0 && full_scan_placeholders > 0,
+        "{leaf_counts} leaf counts, {full_scan_placeholders} placeholders"
+    );
+}
+
+/// Files whose space reports are pinned: two indexes at every page size, every
+/// compressed table, a page-compressed table, a system and an undo tablespace.
+fn space_snapshot_files() -> Vec<FixtureFile> {
+    fixture_files(&support::fixtures_dir(), false)
+        .into_iter()
+        .filter(|f| {
+            f.name.contains("t_sec_before")
+                || f.name.contains("t_zip")
+                || (f.config == "p16k" && (f.name == "ibdata1" || f.name.contains("t_pagecomp")))
+                || (f.config == "p16k-undo" && f.name == "undo001")
+        })
+        .collect()
+}
+
+/// `extents` (text, no colour), `segments` and `waste` (JSON), pinned.
+#[test]
+fn space_report_snapshots() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let files = space_snapshot_files();
+    assert!(files.len() >= 25, "only {} files picked", files.len());
+    settings.bind(|| {
+        for f in files {
+            let space = open(&f.gz);
+            let account = SpaceAccount::build(&space).unwrap();
+            let name = format!("{}__{}", f.config, f.name.replace('/', "__"));
+            let mut extents = ExtentsReport::new(&space, &account);
+            extents.header.file = display_name(&f);
+            insta::assert_snapshot!(
+                format!("extents@{name}"),
+                innodb_render::space_text::extents(&extents, false)
+            );
+            let mut segments = SegmentsReport::new(&space, &account);
+            segments.header.file = display_name(&f);
+            insta::assert_snapshot!(
+                format!("segments@{name}"),
+                innodb_render::json::render(&segments)
+            );
+            let mut waste = WasteReport::new(&space, &account);
+            waste.header.file = display_name(&f);
+            insta::assert_snapshot!(format!("waste@{name}"), innodb_render::json::render(&waste));
         }
     });
 }

@@ -17,7 +17,10 @@
 
 mod support;
 
+use innodb_analysis::ownership::SpaceAccount;
+use innodb_analysis::space_reports::SegmentsReport;
 use innodb_analysis::{PageDetail, PageFilter, PageList, PageRow, Summary};
+use innodb_space::segment::SegmentOwner;
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -2158,4 +2161,117 @@ fn mariadb_owner_facts() {
     );
     c.eq(label, "index 17 leaf records", s.leaf_records, 249);
     c.finish("mariadb_owner_facts");
+}
+
+/// Every listed third-party tablespace through the space-structure reports:
+/// every page accounted for exactly once, every segment's owner found from
+/// the segment headers the file holds, no finding. The ibdNinja golden
+/// table's indexes (id@root) are exactly the indexes whose roots name their
+/// segments, beside the SDI index; innodb_ruby's `each_index` on
+/// `sakila/compact/sakila/film.ibd` yields 4 indexes.
+#[test]
+fn space_structure_of_every_file() {
+    let m = manifest();
+    let mut c = Checks::default();
+    let mut files = 0;
+    for row in m.ibd_rows() {
+        let label = row.label();
+        let space = open(&row.file());
+        let account = match SpaceAccount::build(&space) {
+            Ok(a) => a,
+            Err(e) => {
+                c.ok(&label, false, || format!("no space map: {e:?}"));
+                continue;
+            }
+        };
+        files += 1;
+        c.eq(
+            &label,
+            "pages accounted",
+            account.counts.total(),
+            u64::from(space.page_count()),
+        );
+        c.ok(&label, account.findings.is_empty(), || {
+            format!("findings: {:?}", account.findings)
+        });
+        for s in &account.map.segments {
+            c.ok(&label, s.owner != SegmentOwner::Unknown, || {
+                format!("segment {} has no owner", s.id)
+            });
+        }
+    }
+    assert!(files >= 200, "only {files} files accounted");
+
+    let golden: Vec<Row> = m
+        .tables
+        .iter()
+        .filter(|t| t.header.first().is_some_and(|h| h == "ver") && t.has("page 4 LSN"))
+        .flat_map(Table::rows)
+        .collect();
+    assert!(golden.len() >= 40, "only {} golden rows", golden.len());
+    for g in &golden {
+        let rel = format!("{}/fixtures/{}.ibd", g.get("ver"), g.get("fixture"));
+        let label = format!("ibdNinja {rel}");
+        let space = open(&ninja(&rel));
+        let report = SegmentsReport::new(&space, &SpaceAccount::build(&space).unwrap());
+        let ours: BTreeSet<(u64, u32)> = report
+            .indexes
+            .iter()
+            .filter(|r| r.index_id != SDI_INDEX_ID)
+            .map(|r| (r.index_id, r.root_page))
+            .collect();
+        let theirs: BTreeSet<(u64, u32)> = g
+            .get("indexes (id@root name)")
+            .split(", ")
+            .map(|idx| {
+                let (id, root) = idx.split(' ').next().unwrap().split_once('@').unwrap();
+                (id.parse().unwrap(), root.parse().unwrap())
+            })
+            .collect();
+        // ibdNinja lists the indexes it can parse; it names the ones it skips
+        // (spatial, virtual-column and fulltext). A fulltext index keeps its
+        // trees in auxiliary tables; every other skipped index has a root here.
+        let listing = ninja(&format!(
+            "{}/expected/{}_list_tables.txt",
+            g.get("ver"),
+            g.get("fixture")
+        ));
+        let skipped = std::fs::read_to_string(&listing)
+            .map(|t| {
+                t.lines()
+                    .filter(|l| l.contains("Skipping loading index") && !l.contains("Fulltext"))
+                    .count()
+            })
+            .unwrap_or(0);
+        c.ok(&label, theirs.is_subset(&ours), || {
+            format!("golden indexes {theirs:?} are not all among ours {ours:?}")
+        });
+        c.eq(
+            &label,
+            "indexes beyond the golden list (skipped by ibdNinja)",
+            ours.len() - theirs.len().min(ours.len()),
+            skipped,
+        );
+        c.eq(
+            &label,
+            "SDI index root",
+            report
+                .indexes
+                .iter()
+                .find(|r| r.index_id == SDI_INDEX_ID)
+                .map(|r| r.root_page),
+            Some(3),
+        );
+    }
+
+    let film = ruby("sakila/compact/sakila/film.ibd");
+    let space = open(&film);
+    let report = SegmentsReport::new(&space, &SpaceAccount::build(&space).unwrap());
+    c.eq(
+        "sakila/compact/sakila/film.ibd",
+        "indexes",
+        report.indexes.len(),
+        4,
+    );
+    c.finish("space_structure_of_every_file");
 }

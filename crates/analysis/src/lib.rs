@@ -2,9 +2,11 @@
 //! `Serialize`, produced by one pass over the pages, rendered elsewhere.
 
 pub mod checksum_report;
+pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
 pub mod scan;
+pub mod space_reports;
 pub mod summary;
 
 pub use checksum_report::ChecksumReport;

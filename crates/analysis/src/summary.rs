@@ -195,19 +195,7 @@ impl SummaryAccumulator {
 
 /// Name of a finding kind as serialised.
 pub fn kind_name(kind: FindingKind) -> String {
-    match kind {
-        FindingKind::BadChecksum => "bad_checksum",
-        FindingKind::LsnMismatch => "lsn_mismatch",
-        FindingKind::PageNumberMismatch => "page_number_mismatch",
-        FindingKind::SpaceIdMismatch => "space_id_mismatch",
-        FindingKind::UnknownPageType => "unknown_page_type",
-        FindingKind::Unverifiable => "unverifiable",
-        FindingKind::Decompression => "decompression",
-        FindingKind::TrailingBytes => "trailing_bytes",
-        FindingKind::Page0 => "page0",
-        FindingKind::Unreadable => "unreadable",
-    }
-    .to_string()
+    kind.name().to_string()
 }
 
 /// The report name of a checksum verdict.

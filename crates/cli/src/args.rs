@@ -30,6 +30,17 @@ pub enum Format {
     Json,
 }
 
+/// When to colour terminal output.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is not set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -55,6 +66,24 @@ pub enum Command {
         file: PathBuf,
         /// The page number.
         page: u32,
+    },
+    /// Every extent: state, owner and used pages, with a map of every page coloured by owner.
+    Extents {
+        /// The tablespace file.
+        file: PathBuf,
+        /// Colour the page map: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+    },
+    /// Every file segment (owner, fragment pages, extents by list, reserved and used pages) and every index.
+    Segments {
+        /// The tablespace file.
+        file: PathBuf,
+    },
+    /// Where the file's pages go: used, reserved but unused, unused in fragment extents, free; per index and in total.
+    Waste {
+        /// The tablespace file.
+        file: PathBuf,
     },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {

@@ -2,12 +2,15 @@
 
 mod args;
 
-use args::{Cli, Command, Format};
+use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
+use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
+use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
-use innodb_render::{json, text};
+use innodb_render::{json, space_text, text};
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -54,6 +57,16 @@ impl std::fmt::Display for CliError {
             CliError::Usage(m) => f.write_str(m),
         }
     }
+}
+
+/// The space map with every page accounted for, or why there is none.
+fn account(space: &Tablespace) -> Result<SpaceAccount, CliError> {
+    SpaceAccount::build(space).map_err(|e| match e {
+        NoSpaceMap::NoFspHeader => CliError::Usage(format!(
+            "{}: page 0 is unusable, so there is no FSP header to read extents and segments from (summary, pages and checksum still work)",
+            space.path().display()
+        )),
+    })
 }
 
 fn run(cli: &Cli) -> Result<u8, CliError> {
@@ -109,6 +122,41 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit(&match cli.format {
                 Format::Text => text::page(&d),
                 Format::Json => json::render(&d),
+            });
+            Ok(0)
+        }
+        Command::Extents { file, color } => {
+            let space = open(file)?;
+            let account = account(&space)?;
+            let r = ExtentsReport::new(&space, &account);
+            let colour = match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
+            };
+            emit(&match cli.format {
+                Format::Text => space_text::extents(&r, colour),
+                Format::Json => json::render(&r),
+            });
+            Ok(0)
+        }
+        Command::Segments { file } => {
+            let space = open(file)?;
+            let r = SegmentsReport::new(&space, &account(&space)?);
+            emit(&match cli.format {
+                Format::Text => space_text::segments(&r),
+                Format::Json => json::render(&r),
+            });
+            Ok(0)
+        }
+        Command::Waste { file } => {
+            let space = open(file)?;
+            let r = WasteReport::new(&space, &account(&space)?);
+            emit(&match cli.format {
+                Format::Text => space_text::waste(&r),
+                Format::Json => json::render(&r),
             });
             Ok(0)
         }

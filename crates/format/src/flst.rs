@@ -34,3 +34,65 @@ pub struct FlstBase {
 
 /// Size of `FLST_BASE_NODE`.
 pub const FLST_BASE_NODE_SIZE: usize = 16;
+
+/// Size of `FLST_NODE`.
+pub const FLST_NODE_SIZE: usize = 12;
+
+impl FilAddr {
+    /// The null address.
+    pub const NULL: FilAddr = FilAddr {
+        page: crate::FIL_NULL,
+        byte: 0,
+    };
+
+    /// Reads an address from the first 6 bytes of `bytes`.
+    pub fn parse(bytes: &[u8]) -> Result<Self, crate::FormatError> {
+        Ok(FilAddr {
+            page: crate::bytes::u32_at(bytes, 0, "FIL_ADDR_PAGE")?,
+            byte: crate::bytes::u16_at(bytes, 4, "FIL_ADDR_BYTE")?,
+        })
+    }
+}
+
+impl FlstBase {
+    /// An empty list.
+    pub const EMPTY: FlstBase = FlstBase {
+        len: 0,
+        first: FilAddr::NULL,
+        last: FilAddr::NULL,
+    };
+
+    /// Reads a list base from the first 16 bytes of `bytes`.
+    pub fn parse(bytes: &[u8]) -> Result<Self, crate::FormatError> {
+        Ok(FlstBase {
+            len: crate::bytes::u32_at(bytes, 0, "FLST_LEN")?,
+            first: FilAddr::parse(crate::bytes::slice(bytes, 4, 6, "FLST_FIRST")?)?,
+            last: FilAddr::parse(crate::bytes::slice(bytes, 10, 6, "FLST_LAST")?)?,
+        })
+    }
+}
+
+/// `FLST_NODE` (12 bytes): a list member's links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FlstNode {
+    /// `FLST_PREV` (offset 0).
+    pub prev: FilAddr,
+    /// `FLST_NEXT` (offset 6).
+    pub next: FilAddr,
+}
+
+impl FlstNode {
+    /// A node with both links null.
+    pub const NULL: FlstNode = FlstNode {
+        prev: FilAddr::NULL,
+        next: FilAddr::NULL,
+    };
+
+    /// Reads a node from the first 12 bytes of `bytes`.
+    pub fn parse(bytes: &[u8]) -> Result<Self, crate::FormatError> {
+        Ok(FlstNode {
+            prev: FilAddr::parse(crate::bytes::slice(bytes, 0, 6, "FLST_PREV")?)?,
+            next: FilAddr::parse(crate::bytes::slice(bytes, 6, 6, "FLST_NEXT")?)?,
+        })
+    }
+}

@@ -2,6 +2,7 @@
 //! R-tree and SDI pages up to the two segment headers.
 
 use crate::field::Field;
+pub use crate::fseg_header::FsegHeader;
 use crate::FormatError;
 use binrw::BinRead;
 use serde::Serialize;
@@ -38,18 +39,6 @@ pub const PAGE_INDEX_ID: usize = 66;
 pub const PAGE_BTR_SEG_LEAF: usize = 74;
 /// Absolute offset of `PAGE_BTR_SEG_TOP` (root only).
 pub const PAGE_BTR_SEG_TOP: usize = 84;
-
-/// `FSEG_HEADER` (10 bytes): where a file segment's INODE entry lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, BinRead, Serialize)]
-#[br(big)]
-pub struct FsegHeader {
-    /// `FSEG_HDR_SPACE` (offset 0): space id of the INODE page.
-    pub space: u32,
-    /// `FSEG_HDR_PAGE_NO` (offset 4): INODE page number.
-    pub page_no: u32,
-    /// `FSEG_HDR_OFFSET` (offset 8): byte offset of the INODE entry.
-    pub offset: u16,
-}
 
 /// The header of an index page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, BinRead, Serialize)]

@@ -8,19 +8,27 @@
 
 pub mod bytes;
 pub mod checksum;
+pub mod dict_hdr;
 pub mod error;
 pub mod field;
 pub mod fil_header;
 pub mod fil_trailer;
 pub mod flst;
+pub mod fseg_header;
 pub mod fsp_flags;
 pub mod fsp_header;
+pub mod ibuf_header;
 pub mod index_header;
+pub mod inode;
 pub mod page_compressed;
 pub mod page_type;
+pub mod rseg_array;
 pub mod space_format;
+pub mod trx_rseg;
 pub mod trx_sys;
+pub mod trx_undo;
 pub mod vendor;
+pub mod xdes;
 
 pub use error::FormatError;
 

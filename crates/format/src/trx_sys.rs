@@ -9,8 +9,14 @@ use serde::Serialize;
 
 /// Page number of TRX_SYS in the system tablespace (`TRX_SYS_PAGE_NO`).
 pub const TRX_SYS_PAGE_NO: u32 = 5;
+/// Absolute offset of the FSEG header of the transaction-system segment
+/// (`TRX_SYS` 38 + `TRX_SYS_FSEG_HEADER` 8).
+pub const TRX_SYS_FSEG_HEADER: usize = 46;
 /// Distance of the doublewrite header from the page end (`TRX_SYS_DOUBLEWRITE`).
 pub const TRX_SYS_DOUBLEWRITE_FROM_END: usize = 200;
+/// Distance from the page end of the doublewrite segment's FSEG header
+/// (`TRX_SYS_DOUBLEWRITE` + `TRX_SYS_DOUBLEWRITE_FSEG` 0).
+pub const TRX_SYS_DOUBLEWRITE_FSEG_FROM_END: usize = TRX_SYS_DOUBLEWRITE_FROM_END;
 /// `TRX_SYS_DOUBLEWRITE_MAGIC_N`.
 pub const TRX_SYS_DOUBLEWRITE_MAGIC_N: u32 = 536_853_855;
 /// `TRX_SYS_DOUBLEWRITE_SPACE_ID_STORED_N`.

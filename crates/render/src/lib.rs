@@ -2,6 +2,7 @@
 //! Nothing here reads a file or a page.
 
 pub mod json;
+pub mod space_text;
 pub mod text;
 
 /// Output format chosen by the user.

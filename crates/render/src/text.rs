@@ -19,7 +19,7 @@ fn counts(map: &std::collections::BTreeMap<String, u64>) -> String {
         .join(", ")
 }
 
-fn findings_block(out: &mut String, findings: &[Finding], total: Option<usize>) {
+pub(crate) fn findings_block(out: &mut String, findings: &[Finding], total: Option<usize>) {
     let total = total.unwrap_or(findings.len());
     if total == 0 {
         let _ = writeln!(out, "Findings: none");

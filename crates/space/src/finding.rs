@@ -26,6 +26,46 @@ pub enum FindingKind {
     Page0,
     /// A header field could not be read.
     Unreadable,
+    /// A file list is broken: a cycle, a pointer to where no node can be, or
+    /// a length or last node that disagrees with its base.
+    BrokenList,
+    /// An extent descriptor disagrees with the list it is on or with its segment.
+    ExtentState,
+    /// A stored count (`FSEG_NOT_FULL_N_USED`, `FSP_FRAG_N_USED`) disagrees
+    /// with the pages it counts.
+    CountMismatch,
+    /// A file-segment INODE entry or page is damaged.
+    BadInode,
+    /// Two owners claim the same page.
+    PageClaimedTwice,
+    /// A page's content disagrees with who owns it (an INDEX page no segment
+    /// owns, a page of one index inside another's segment, a used structure
+    /// on a page marked free).
+    OwnershipMismatch,
+}
+
+impl FindingKind {
+    /// The kind's name as serialised (`bad_checksum`, `broken_list`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::BadChecksum => "bad_checksum",
+            FindingKind::LsnMismatch => "lsn_mismatch",
+            FindingKind::PageNumberMismatch => "page_number_mismatch",
+            FindingKind::SpaceIdMismatch => "space_id_mismatch",
+            FindingKind::UnknownPageType => "unknown_page_type",
+            FindingKind::Unverifiable => "unverifiable",
+            FindingKind::Decompression => "decompression",
+            FindingKind::TrailingBytes => "trailing_bytes",
+            FindingKind::Page0 => "page0",
+            FindingKind::Unreadable => "unreadable",
+            FindingKind::BrokenList => "broken_list",
+            FindingKind::ExtentState => "extent_state",
+            FindingKind::CountMismatch => "count_mismatch",
+            FindingKind::BadInode => "bad_inode",
+            FindingKind::PageClaimedTwice => "page_claimed_twice",
+            FindingKind::OwnershipMismatch => "ownership_mismatch",
+        }
+    }
 }
 
 /// One problem, located as precisely as the format allows.

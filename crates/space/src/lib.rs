@@ -9,11 +9,16 @@ pub mod detect;
 pub mod doublewrite;
 pub mod error;
 pub mod finding;
+pub mod list_walk;
 pub mod page_check;
+pub mod segment;
 pub mod source;
+pub mod space_map;
+pub mod structure_page;
 pub mod tablespace;
 
 pub use error::SpaceError;
 pub use finding::{Finding, FindingKind};
 pub use page_check::{PageCheck, PageChecker};
+pub use space_map::SpaceMap;
 pub use tablespace::{OpenOptions, Tablespace};

@@ -8,7 +8,7 @@
 //! | classic (everything else) | CRC-32C, its legacy big-endian variant, `innodb`, `none` |
 
 mod classic;
-mod full_crc32;
+pub mod full_crc32;
 mod innodb_fold;
 mod zip;
 

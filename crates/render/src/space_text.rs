@@ -1,0 +1,314 @@
+//! Text rendering of the space-structure reports: `segments`, `extents`
+//! (with its page map) and `waste`.
+
+use innodb_analysis::space_reports::{
+    ExtentRow, ExtentsReport, IndexRow, LegendEntry, SegmentRow, SegmentsReport, SpaceFindings,
+    SpaceHeader, WasteReport,
+};
+use std::fmt::Write;
+
+/// Cells per line of the page map: an extent of more pages wraps.
+const CELLS_PER_LINE: usize = 64;
+
+fn header_block(o: &mut String, h: &SpaceHeader) {
+    let _ = writeln!(o, "File              {}", h.file);
+    let _ = writeln!(
+        o,
+        "Space id          {} ({} logical, {} physical page size, {} pages per extent)",
+        h.space_id, h.page_size, h.physical_page_size, h.extent_size
+    );
+    let _ = writeln!(
+        o,
+        "Pages             {} in the file, FSP_SIZE {}, FSP_FREE_LIMIT {}, next segment id {}",
+        h.file_pages, h.fsp_size, h.free_limit, h.next_segment_id
+    );
+}
+
+fn findings_block(o: &mut String, f: &SpaceFindings) {
+    let total: u64 = f.findings_by_kind.values().sum();
+    crate::text::findings_block(o, &f.findings, Some(total as usize));
+}
+
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+fn index_table(o: &mut String, rows: &[IndexRow]) {
+    if rows.is_empty() {
+        let _ = writeln!(o, "Indexes: none found");
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "{:>10} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>9} {:>7}",
+        "index_id",
+        "root",
+        "size",
+        "used",
+        "leaf_used",
+        "leaf",
+        "nonleaf",
+        "blob",
+        "unused",
+        "file%"
+    );
+    for r in rows {
+        let _ = writeln!(
+            o,
+            "{:>10} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>9} {:>6.2}%",
+            r.index_id,
+            r.root_page,
+            r.size_pages,
+            r.used_pages,
+            r.leaf_segment_used_pages,
+            r.leaf_pages,
+            r.non_leaf_pages,
+            r.blob_pages,
+            r.reserved_unused_pages,
+            r.file_percent
+        );
+    }
+}
+
+fn segment_table(o: &mut String, rows: &[SegmentRow]) {
+    let _ = writeln!(
+        o,
+        "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>6}",
+        "segment", "owner", "frag", "free", "not_full", "full", "reserved", "used", "fill"
+    );
+    for s in rows {
+        let _ = writeln!(
+            o,
+            "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>5.1}%",
+            s.id,
+            s.owner_text,
+            s.fragment_pages,
+            s.free_extents,
+            s.not_full_extents,
+            s.full_extents,
+            s.reserved_pages,
+            s.used_pages,
+            s.fill_factor * 100.0
+        );
+    }
+}
+
+/// The `segments` report.
+pub fn segments(r: &SegmentsReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(
+        o,
+        "\nSegments: {} (extents counted by list; pages as the server counts them)",
+        r.segments.len()
+    );
+    segment_table(&mut o, &r.segments);
+    let _ = writeln!(
+        o,
+        "\nIndexes: size = pages both segments reserve (innodb_index_stats 'size'); leaf_used = pages the leaf segment uses; leaf/nonleaf/blob = pages seen by type"
+    );
+    index_table(&mut o, &r.indexes);
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}
+
+/// The `waste` report.
+pub fn waste(r: &WasteReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let f = r.header.file_pages;
+    let _ = writeln!(o, "\nWhere the pages go");
+    let rows: [(&str, u64, &str); 7] = [
+        ("used", r.used_pages, "holding data or bookkeeping"),
+        (
+            "  bookkeeping",
+            r.bookkeeping_pages,
+            "FSP_HDR, XDES, IBUF_BITMAP, INODE",
+        ),
+        (
+            "reserved unused",
+            r.reserved_unused_pages,
+            "free pages in extents segments reserved",
+        ),
+        (
+            "fragment unused",
+            r.fragment_unused_pages,
+            "free pages in fragment extents",
+        ),
+        (
+            "free",
+            r.free_pages,
+            "free extents and never-initialised pages",
+        ),
+        (
+            "  beyond limit",
+            r.beyond_free_limit_pages,
+            "at or after FSP_FREE_LIMIT",
+        ),
+        (
+            "unaccounted",
+            r.unaccounted_pages + r.undescribed_pages,
+            "used by no one / undescribed",
+        ),
+    ];
+    for (name, n, what) in rows {
+        let _ = writeln!(o, "  {name:<17}{n:>12} {:>7.2}%  {what}", pct(n, f));
+    }
+    let _ = writeln!(o, "  {:<17}{f:>12} {:>7.2}%", "file", 100.0);
+    let _ = writeln!(
+        o,
+        "Waste             {:.2}% of the file is not in use",
+        r.waste_percent
+    );
+    let x = &r.xdes_extents;
+    if x.extents > 0 {
+        let _ = writeln!(
+            o,
+            "XDES extents      {} extents hold an XDES page after page 0; {} of their pages are unused ({} per {} pages)",
+            x.extents, x.unused_pages, x.unused_per_xdes_page, r.header.physical_page_size
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "XDES extents      none: the file is not past its first {} pages",
+            r.header.physical_page_size
+        );
+    }
+    let _ = writeln!(
+        o,
+        "Old content       {} free pages still hold a page the server wrote before freeing it",
+        r.free_with_old_content_pages
+    );
+    let _ = writeln!(o, "\nPer index");
+    index_table(&mut o, &r.indexes);
+    if !r.other_segments.is_empty() {
+        let _ = writeln!(o, "\nOther segments");
+        segment_table(&mut o, &r.other_segments);
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}
+
+/// ANSI 256-colour index for a legend entry.
+fn colour(e: &LegendEntry, i: usize) -> Option<u8> {
+    // Distinct, readable colours for segments; fixed ones for the rest.
+    const SEGMENT: [u8; 12] = [33, 208, 40, 165, 196, 226, 51, 201, 118, 214, 99, 45];
+    match e.symbol {
+        '#' => Some(250),
+        '-' => Some(240),
+        ',' => Some(238),
+        '.' | ' ' => None,
+        '!' | '?' => Some(160),
+        '*' => Some(244),
+        _ => Some(SEGMENT[i % SEGMENT.len()]),
+    }
+}
+
+/// The `extents` report: one line per extent (wrapped every 64 pages) and
+/// one cell per page. With `colour`, segment pages are drawn as blocks in
+/// their segment's colour; without it, as the legend's letters.
+pub fn extents(r: &ExtentsReport, colour_on: bool) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(o, "\nLegend");
+    let mut paint: std::collections::HashMap<char, (Option<u8>, char)> = Default::default();
+    let mut seg_i = 0;
+    for e in &r.legend {
+        let c = colour(e, seg_i);
+        if e.symbol.is_ascii_alphanumeric() {
+            seg_i += 1;
+        }
+        let glyph = if colour_on && e.segment_id.is_some() {
+            '█'
+        } else {
+            e.symbol
+        };
+        paint.insert(e.symbol, (c, glyph));
+        let shown = cell(colour_on, c, &glyph.to_string());
+        let unit = if e.pages == 1 { "page" } else { "pages" };
+        let _ = writeln!(o, "  {shown} {:<60} {:>10} {unit}", e.meaning, e.pages);
+    }
+    let _ = writeln!(o, "\n{:>9} {:<10} {:>9}  pages", "first", "state", "used");
+    let never_initialised = |x: &ExtentRow| x.cells.chars().all(|c| c == ' ');
+    let mut i = 0;
+    while let Some(x) = r.extents.get(i) {
+        i += 1;
+        if never_initialised(x) {
+            // A run of never-initialised extents is one line.
+            let run = r.extents[i..]
+                .iter()
+                .take_while(|y| never_initialised(y))
+                .count();
+            let last = r.extents.get(i + run - 1).filter(|_| run > 0).unwrap_or(x);
+            let _ = writeln!(
+                o,
+                "{:>9} {:<10} {:>4}/{:<4}  pages {}..{} ({} extents) beyond the free limit, never initialised",
+                x.first_page,
+                x.state.to_string(),
+                x.used_pages,
+                r.header.extent_size,
+                x.first_page,
+                u64::from(last.first_page) + last.cells.chars().count() as u64 - 1,
+                run + 1
+            );
+            i += run;
+            continue;
+        }
+        let cells: Vec<char> = x.cells.chars().collect();
+        for (k, chunk) in cells.chunks(CELLS_PER_LINE).enumerate() {
+            let mut line = String::new();
+            // One colour escape per run of equal cells keeps the output small.
+            let mut run: Option<(Option<u8>, String)> = None;
+            for ch in chunk {
+                let (c, glyph) = paint.get(ch).copied().unwrap_or((None, *ch));
+                match &mut run {
+                    Some((rc, text)) if *rc == c => text.push(glyph),
+                    _ => {
+                        if let Some((rc, text)) = run.take() {
+                            line.push_str(&cell(colour_on, rc, &text));
+                        }
+                        run = Some((c, glyph.to_string()));
+                    }
+                }
+            }
+            if let Some((rc, text)) = run {
+                line.push_str(&cell(colour_on, rc, &text));
+            }
+            let text = if k == 0 {
+                format!(
+                    "{:>9} {:<10} {:>4}/{:<4}  {line}  {}",
+                    x.first_page,
+                    x.state.to_string(),
+                    x.used_pages,
+                    r.header.extent_size,
+                    x.owner
+                )
+            } else {
+                format!(
+                    "{:>9} {:<10} {:>9}  {line}",
+                    x.first_page as usize + k * CELLS_PER_LINE,
+                    "",
+                    ""
+                )
+            };
+            let _ = writeln!(o, "{}", text.trim_end());
+        }
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}
+
+/// `text` in colour `c` (ANSI 256), or plain.
+fn cell(colour_on: bool, c: Option<u8>, text: &str) -> String {
+    match (colour_on, c) {
+        (true, Some(c)) => format!("\x1b[38;5;{c}m{text}\x1b[0m"),
+        _ => text.to_string(),
+    }
+}

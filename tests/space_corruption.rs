@@ -1,0 +1,210 @@
+//! Damaged space-management structures: real fixture files (copied to a
+//! temporary directory, never changed in place) with one structure broken
+//! on purpose. Each damage must give a clear finding naming page, offset and
+//! field, and every report must still be produced with every page accounted.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use innodb_analysis::ownership::SpaceAccount;
+use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_format::checksum::full_crc32::full_crc32;
+use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
+use std::path::{Path, PathBuf};
+
+/// A fixture file unpacked into `dir`, with its bytes.
+fn unpack(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>) {
+    let path = support::gunzip_into(&support::fixtures_dir().join(rel), dir);
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+fn be32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// Restores page `n`'s full_crc32 checksum after an edit, so that the damage
+/// is to the structure alone and not also a bad checksum.
+fn reseal(bytes: &mut [u8], page_size: usize, n: u32) {
+    let page = &mut bytes[n as usize * page_size..(n as usize + 1) * page_size];
+    let c = full_crc32(page);
+    page[page_size - 4..].copy_from_slice(&c.to_be_bytes());
+}
+
+/// Opens `path` and builds every space report; the account must still cover
+/// every page once.
+fn account(path: &Path) -> (Tablespace, SpaceAccount) {
+    let space = Tablespace::open(path, OpenOptions::default()).unwrap();
+    let account = SpaceAccount::build(&space).expect("a space map");
+    assert_eq!(
+        account.counts.total(),
+        u64::from(space.page_count()),
+        "every page accounted once"
+    );
+    let _ = ExtentsReport::new(&space, &account);
+    let _ = SegmentsReport::new(&space, &account);
+    let _ = WasteReport::new(&space, &account);
+    (space, account)
+}
+
+fn find<'a>(findings: &'a [Finding], kind: FindingKind, needle: &str) -> Option<&'a Finding> {
+    findings
+        .iter()
+        .find(|f| f.kind == kind && f.message.contains(needle))
+}
+
+/// The CLI on the damaged file: exit 0, the finding in its output.
+fn cli_reports(path: &Path, needle: &str) {
+    for cmd in ["extents", "segments", "waste"] {
+        let out = support::run([cmd, path.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains(needle),
+            "{cmd} output lacks {needle:?}:\n{stdout}"
+        );
+    }
+}
+
+/// The system tablespace's full INODE pages form a list from
+/// `FSP_SEG_INODES_FULL`; pointing the last one back at the first (itself,
+/// when there is one) makes a cycle.
+#[test]
+fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    // FSP_SEG_INODES_FULL base at page 0, offset 118: len, first (page, byte), last.
+    let base = 38 + 80;
+    let len = be32(&bytes, base);
+    let first = be32(&bytes, base + 4);
+    let last = be32(&bytes, base + 10);
+    assert!(len >= 1, "the fixture should have a full INODE page");
+    // FLST_NEXT of the last node (page `last`, byte 38 + 6) := first node.
+    let at = last as usize * PS + 38 + 6;
+    bytes[at..at + 4].copy_from_slice(&first.to_be_bytes());
+    bytes[at + 4..at + 6].copy_from_slice(&38u16.to_be_bytes());
+    reseal(&mut bytes, PS, last);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, account) = account(&path);
+    let f = find(&account.findings, FindingKind::BrokenList, "cycle")
+        .unwrap_or_else(|| panic!("no cycle finding: {:?}", account.findings));
+    assert_eq!(
+        (f.page, f.offset, f.field),
+        (Some(0), Some(base), "FSP_SEG_INODES_FULL")
+    );
+    assert!(
+        f.message
+            .contains(&format!("{last}:38 links back to {first}:38")),
+        "{f}"
+    );
+    // The walk kept the pages it reached: every segment is still read.
+    assert!(
+        account.map.segments.len() >= 150,
+        "{} segments",
+        account.map.segments.len()
+    );
+    cli_reports(&path, "cycle");
+}
+
+/// Zeroing the XDES page at page 1024 of a 1 KiB-page compressed table (the
+/// second descriptor page) leaves its extents undescribed; the pages before
+/// it are still described and accounted.
+#[test]
+fn a_zeroed_xdes_page_is_a_finding_and_the_scan_goes_on() {
+    const PS: usize = 1024;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p4k/files/test/t_zip1.ibd.gz");
+    let before = {
+        let (_, a) = account(&path);
+        assert!(a.findings.is_empty(), "{:?}", a.findings);
+        a.counts
+    };
+    bytes[1024 * PS..1025 * PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, account) = account(&path);
+    let f = find(&account.findings, FindingKind::ExtentState, "all zero")
+        .unwrap_or_else(|| panic!("no XDES finding: {:?}", account.findings));
+    assert_eq!((f.page, f.field), (Some(1024), "FIL_PAGE_TYPE"));
+    assert!(
+        f.message.contains("XDES page describing pages 1024..2047"),
+        "{f}"
+    );
+    // The 256-page extents at 1024 and 1280 lie below the free limit (1536):
+    // without their descriptor they are undescribed, not free. Pages 1024
+    // and 1025 stay bookkeeping: their role is fixed by their position.
+    assert_eq!(account.counts.undescribed, 512 - 2, "{:?}", account.counts);
+    assert_eq!(account.counts.bookkeeping, before.bookkeeping);
+    // Everything described by page 0 is as before.
+    assert_eq!(account.counts.segment, before.segment);
+    assert_eq!(account.counts.reserved_unused, before.reserved_unused);
+    cli_reports(&path, "all zero");
+}
+
+/// `FSP_FREE` pointing beyond the file: a broken-list finding naming the
+/// list, and the reports still come out.
+#[test]
+fn a_list_pointer_beyond_the_file_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    let base = 38 + 24; // FSP_FREE
+    assert!(
+        be32(&bytes, base) > 0,
+        "the fixture should have free extents"
+    );
+    bytes[base + 4..base + 8].copy_from_slice(&999_999u32.to_be_bytes());
+    reseal(&mut bytes, PS, 0);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, account) = account(&path);
+    let f = find(
+        &account.findings,
+        FindingKind::BrokenList,
+        "not a place a list node can be",
+    )
+    .unwrap_or_else(|| panic!("no finding: {:?}", account.findings));
+    assert_eq!(
+        (f.page, f.offset, f.field),
+        (Some(0), Some(base), "FSP_FREE")
+    );
+    assert!(f.message.contains("999999:"), "{f}");
+    cli_reports(&path, "FSP_FREE");
+}
+
+/// A segment's `FSEG_NOT_FULL_N_USED` that disagrees with the descriptors.
+#[test]
+fn a_wrong_not_full_count_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
+    // INODE page 2, entry 1 (the leaf segment) at 50 + 192; FSEG_NOT_FULL_N_USED at +8.
+    let at = 2 * PS + 50 + 192 + 8;
+    let stored = be32(&bytes, at);
+    assert!(stored > 0, "the leaf segment should have a NOT_FULL extent");
+    bytes[at..at + 4].copy_from_slice(&(stored + 5).to_be_bytes());
+    reseal(&mut bytes, PS, 2);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, account) = account(&path);
+    let f = find(&account.findings, FindingKind::CountMismatch, "NOT_FULL")
+        .unwrap_or_else(|| panic!("no finding: {:?}", account.findings));
+    assert_eq!(
+        (f.page, f.offset, f.field),
+        (Some(2), Some(50 + 192 + 8), "FSEG_NOT_FULL_N_USED")
+    );
+    assert!(
+        f.message
+            .contains(&format!("says {} used pages", stored + 5)),
+        "{f}"
+    );
+    assert!(f.message.contains(&format!("mark {stored} used")), "{f}");
+}
