@@ -168,6 +168,17 @@ fn segment_row(seg: &Segment, pages: &SegmentPages, es: u32) -> SegmentRow {
     }
 }
 
+/// The rows of the segments `keep` selects, in INODE order.
+fn segment_rows(account: &SpaceAccount, keep: impl Fn(&Segment) -> bool) -> Vec<SegmentRow> {
+    let map = &account.map;
+    map.segments
+        .iter()
+        .zip(&account.segment_pages)
+        .filter(|(s, _)| keep(s))
+        .map(|(s, p)| segment_row(s, p, map.extent_size))
+        .collect()
+}
+
 /// Every index that has a root naming its segments, in index id order.
 fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
     let map = &account.map;
@@ -244,12 +255,7 @@ impl SegmentsReport {
         let map = &account.map;
         SegmentsReport {
             header: header(space, map),
-            segments: map
-                .segments
-                .iter()
-                .zip(&account.segment_pages)
-                .map(|(s, p)| segment_row(s, p, map.extent_size))
-                .collect(),
+            segments: segment_rows(account, |_| true),
             indexes: index_rows(account),
             findings: SpaceFindings::new(&account.findings),
         }
@@ -552,13 +558,7 @@ impl WasteReport {
             xdes_extents: xdes,
             free_with_old_content_pages: c.free_with_old_content,
             indexes: index_rows(account),
-            other_segments: map
-                .segments
-                .iter()
-                .zip(&account.segment_pages)
-                .filter(|(s, _)| s.owner.index_id().is_none())
-                .map(|(s, p)| segment_row(s, p, map.extent_size))
-                .collect(),
+            other_segments: segment_rows(account, |s| s.owner.index_id().is_none()),
             findings: SpaceFindings::new(&account.findings),
         }
     }

@@ -169,8 +169,12 @@ pub fn waste(r: &WasteReport) -> String {
     if x.extents > 0 {
         let _ = writeln!(
             o,
-            "XDES extents      {} extents hold an XDES page after page 0; {} of their pages are unused ({} per {} pages)",
-            x.extents, x.unused_pages, x.unused_per_xdes_page, r.header.physical_page_size
+            "XDES extents      {} {} an XDES page after page 0; {} of their pages are unused ({} per {} pages)",
+            x.extents,
+            if x.extents == 1 { "extent holds" } else { "extents hold" },
+            x.unused_pages,
+            x.unused_per_xdes_page,
+            r.header.physical_page_size
         );
     } else {
         let _ = writeln!(

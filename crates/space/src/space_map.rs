@@ -100,6 +100,8 @@ pub struct SpaceMap {
     free_bits: Vec<u64>,
     /// Fragment pages: page → segment index.
     fragment_owner: HashMap<u32, usize>,
+    /// `inode_pages`, sorted, for lookups.
+    inode_pages_sorted: Vec<u32>,
 }
 
 /// Why the space map could not be built at all.
@@ -134,6 +136,7 @@ impl SpaceMap {
             findings: Vec::new(),
             free_bits: Vec::new(),
             fragment_owner: HashMap::new(),
+            inode_pages_sorted: Vec::new(),
         };
         map.read_descriptors(&mut pages, &mut findings);
         let n_extents = map.extents.len();
@@ -192,6 +195,7 @@ impl SpaceMap {
             });
             for a in walk.nodes {
                 if map.inode_pages.contains(&a.page) {
+                    // (a list of INODE pages is short: one page holds 7 to 341 segments)
                     findings.push(Finding::on_page(
                         FindingKind::BrokenList,
                         a.page,
@@ -204,6 +208,8 @@ impl SpaceMap {
                 }
             }
         }
+        map.inode_pages_sorted = map.inode_pages.clone();
+        map.inode_pages_sorted.sort_unstable();
         map.segments = segment::read_segments(&mut pages, &map.inode_pages, &mut findings);
         for i in 0..map.segments.len() {
             map.walk_segment_lists(&mut pages, i, &mut findings);
@@ -361,7 +367,8 @@ impl SpaceMap {
     pub fn is_bookkeeping(&self, n: u32) -> bool {
         let ps = self.physical_page_size;
         let r = n % ps;
-        ((r == 0 || r == 1) && (n < self.free_limit || n < 2)) || self.inode_pages.contains(&n)
+        ((r == 0 || r == 1) && (n < self.free_limit || n < 2))
+            || self.inode_pages_sorted.binary_search(&n).is_ok()
     }
 
     /// The extent an XDES list node address designates, if it is one.
