@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build a large InnoDB tablespace for the full-file scan benchmark.
 #
-# Usage: bench/make-large.sh [--force] [--checksum ALGO] [--out FILE] [SIZE_MB]
+# Usage: bench/make-large.sh [--force] [--checksum ALGO] [--page-size SIZE] [--out FILE] [SIZE_MB]
 #
 #   SIZE_MB         target size of the .ibd file in MiB (default 600)
 #   --force         rebuild even if the output file exists
@@ -11,6 +11,9 @@
 #                   (default full_crc32, the MariaDB 10.11 default; "crc32"
 #                   writes the classic layout).  A non-default algorithm is
 #                   written to bench/out/t_large-ALGO.ibd.
+#   --page-size SIZE innodb_page_size of the throwaway server: 4k, 8k, 16k
+#                   (default), 32k or 64k.  A non-default size is written to
+#                   bench/out/t_large-SIZE.ibd.
 #
 # Starts a throwaway MariaDB server (its own datadir, socket and pid file in a
 # fresh temporary directory, no networking), creates test.t_large with a
@@ -30,15 +33,18 @@ OUT_DIR="${BENCH_DIR}/out"
 SIZE_MB=600
 FORCE=0
 ALGO=full_crc32
+PAGE=16k
 OUT=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --force) FORCE=1 ;;
     --checksum) shift; ALGO="${1:?--checksum needs a value}" ;;
     --checksum=*) ALGO="${1#--checksum=}" ;;
+    --page-size) shift; PAGE="${1:?--page-size needs a value}" ;;
+    --page-size=*) PAGE="${1#--page-size=}" ;;
     --out) shift; OUT="${1:?--out needs a value}" ;;
     --out=*) OUT="${1#--out=}" ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) SIZE_MB="$1" ;;
   esac
@@ -47,13 +53,14 @@ done
 case "$SIZE_MB" in ''|*[!0-9]*) echo "SIZE_MB must be a whole number of MiB" >&2; exit 2 ;; esac
 case "$ALGO" in full_crc32|strict_full_crc32|crc32|strict_crc32) ;;
   *) echo "unknown checksum algorithm '$ALGO'" >&2; exit 2 ;; esac
+case "$PAGE" in 4k|8k|16k|32k|64k) ;;
+  *) echo "unknown page size '$PAGE' (4k, 8k, 16k, 32k or 64k)" >&2; exit 2 ;; esac
 
 if [ -z "$OUT" ]; then
-  if [ "$ALGO" = full_crc32 ]; then
-    OUT="${OUT_DIR}/t_large.ibd"
-  else
-    OUT="${OUT_DIR}/t_large-${ALGO}.ibd"
-  fi
+  OUT="${OUT_DIR}/t_large"
+  [ "$ALGO" = full_crc32 ] || OUT="${OUT}-${ALGO}"
+  [ "$PAGE" = 16k ] || OUT="${OUT}-${PAGE}"
+  OUT="${OUT}.ibd"
 fi
 mkdir -p "$(dirname "$OUT")"
 OUT="$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")"
@@ -65,7 +72,7 @@ die() { log "ERROR: $*"; exit 1; }
 page_info() {
   local f="$1" bytes
   bytes=$(stat -c %s "$f")
-  log "$f: ${bytes} bytes ($(( bytes / 1048576 )) MiB), $(( bytes / 16384 )) pages of 16 KiB"
+  log "$f: ${bytes} bytes ($(( bytes / 1048576 )) MiB)"
 }
 
 if [ -e "$OUT" ] && [ "$FORCE" -eq 0 ]; then
@@ -112,14 +119,16 @@ trap 'exit 130' INT TERM
 sql() { mariadb --no-defaults --socket="$SOCK" --user=root -B -N test -e "$1"; }
 
 START=$(date +%s)
-log "work directory $WORK; target ${SIZE_MB} MiB; checksum algorithm $ALGO"
+log "work directory $WORK; target ${SIZE_MB} MiB; checksum algorithm $ALGO; page size $PAGE"
 mariadb-install-db --no-defaults --datadir="$DATADIR" --user=root \
+  --innodb-page-size="$PAGE" \
   --auth-root-authentication-method=normal --skip-test-db >"${WORK}/install.log" 2>&1 \
   || { cat "${WORK}/install.log" >&2; die "mariadb-install-db failed"; }
 
 mariadbd --no-defaults --datadir="$DATADIR" --socket="$SOCK" --pid-file="$PIDFILE" \
   --skip-networking --user=root --log-error="$ERRLOG" \
-  --innodb-buffer-pool-size=1G --innodb-log-file-size=1G \
+  --innodb-page-size="$PAGE" --innodb-buffer-pool-size=1G \
+  --innodb-stats-persistent=ON --innodb-stats-auto-recalc=OFF --innodb-log-file-size=1G \
   --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 \
   --innodb-checksum-algorithm="$ALGO" --innodb-file-per-table=1 \
   --character-set-server=latin1 --skip-log-bin >>"$ERRLOG" 2>&1 &
@@ -171,6 +180,15 @@ COUNT=$(sql "SELECT COUNT(*) FROM t_large")
 PAGE_SIZE=$(sql "SELECT @@innodb_page_size")
 ALGO_SERVER=$(sql "SELECT @@innodb_checksum_algorithm")
 
+# The server's own index statistics of the final file, to compare with `segments`.
+sql "ANALYZE TABLE t_large" >/dev/null
+STATS=$(sql "SELECT JSON_ARRAYAGG(JSON_OBJECT('index', index_name, 'stat', stat_name, 'value', stat_value))
+             FROM mysql.innodb_index_stats
+             WHERE database_name = 'test' AND table_name = 't_large' AND stat_name IN ('size', 'n_leaf_pages')")
+ROOTS=$(sql "SELECT JSON_ARRAYAGG(JSON_OBJECT('index', i.NAME, 'index_id', i.INDEX_ID, 'root_page', i.PAGE_NO))
+             FROM information_schema.INNODB_SYS_INDEXES i JOIN information_schema.INNODB_SYS_TABLES t USING (TABLE_ID)
+             WHERE t.NAME = 'test/t_large'")
+
 log "clean shutdown (innodb_fast_shutdown=$(sql 'SELECT @@innodb_fast_shutdown'))"
 mariadb-admin --no-defaults --socket="$SOCK" --user=root shutdown
 wait "$SERVER_PID" || die "mariadbd exited with an error on shutdown"
@@ -191,7 +209,9 @@ cat >"$META" <<EOF
   "target_mib": ${SIZE_MB},
   "server_version": "${VERSION}",
   "checksum_algorithm": "${ALGO_SERVER}",
-  "seconds_to_build": ${ELAPSED}
+  "seconds_to_build": ${ELAPSED},
+  "index_stats": ${STATS},
+  "indexes": ${ROOTS}
 }
 EOF
 log "done in ${ELAPSED} s: ${ROWS} rows, page size ${PAGE_SIZE}, checksum ${ALGO_SERVER}"
