@@ -558,3 +558,59 @@ fn space_report_snapshots() {
         }
     });
 }
+
+/// `page` on the INODE pages and on page 0 shows the same segments and
+/// extent descriptors the space map read: every segment entry with its
+/// fragment pages, every descriptor in use with its state and used pages.
+#[test]
+fn page_detail_shows_every_segment_and_descriptor() {
+    for f in fixture_files(&support::fixtures_dir(), false) {
+        let label = format!("{}/{}", f.config, f.name);
+        let space = open(&f.gz);
+        let account = SpaceAccount::build(&space).unwrap();
+        let map = &account.map;
+        let mut shown = Vec::new();
+        for &n in &map.inode_pages {
+            let d = innodb_analysis::PageDetail::build(&space, n).unwrap();
+            for s in d
+                .sections
+                .iter()
+                .filter(|s| s.title.starts_with("INODE entry"))
+            {
+                let field = |name: &str| s.fields.iter().find(|x| x.name == name).unwrap().value;
+                shown.push((field("FSEG_ID"), field("FSEG_FRAG_ARR")));
+            }
+        }
+        let expected: Vec<(u64, u64)> = map
+            .segments
+            .iter()
+            .map(|s| (s.id, s.frag_pages.len() as u64))
+            .collect();
+        assert_eq!(shown, expected, "{label}: INODE entries");
+
+        let d = innodb_analysis::PageDetail::build(&space, 0).unwrap();
+        let per_page = map.physical_page_size / map.extent_size;
+        let shown: Vec<(String, u64)> = d
+            .sections
+            .iter()
+            .filter(|s| s.title.starts_with("XDES entry"))
+            .map(|s| {
+                let state = s.fields.iter().find(|x| x.name == "XDES_STATE").unwrap();
+                let bitmap = s.fields.iter().find(|x| x.name == "XDES_BITMAP").unwrap();
+                (state.meaning.clone().unwrap(), bitmap.value)
+            })
+            .collect();
+        let expected: Vec<(String, u64)> = map
+            .extents
+            .iter()
+            .take(per_page as usize)
+            .filter(|x| x.described && x.state.0 != 0)
+            .map(|x| (x.state.to_string(), u64::from(x.used_pages)))
+            .collect();
+        assert!(
+            !expected.is_empty(),
+            "{label}: no descriptor in use on page 0"
+        );
+        assert_eq!(shown, expected, "{label}: XDES entries on page 0");
+    }
+}

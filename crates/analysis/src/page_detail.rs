@@ -5,11 +5,14 @@ use innodb_format::checksum::ChecksumVerdict;
 use innodb_format::field::Field;
 use innodb_format::fil_header::FilHeader;
 use innodb_format::fil_trailer::FilTrailer;
+use innodb_format::flst::FlstNode;
 use innodb_format::fsp_header::FspHeader;
 use innodb_format::index_header::IndexHeader;
+use innodb_format::inode::{self, Inode};
 use innodb_format::page_compressed::FIL_PAGE_COMP_ALGO;
 use innodb_format::page_type::PageType;
 use innodb_format::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
+use innodb_format::xdes::{self, XdesEntry, XdesState};
 use innodb_space::{Finding, SpaceError, Tablespace};
 use serde::Serialize;
 
@@ -108,6 +111,16 @@ impl PageDetail {
                     });
                 }
             }
+            let es = format.extent_size();
+            let is_descriptor_page = n.is_multiple_of(format.physical_page_size() as u32)
+                && (check.page_type == PageType::TYPE_FSP_HDR
+                    || check.page_type == PageType::TYPE_XDES);
+            if is_descriptor_page {
+                sections.extend(xdes_sections(image, n, es, format.physical_page_size()));
+            }
+            if check.page_type == PageType::INODE {
+                sections.extend(inode_sections(image, es));
+            }
             if check.page_type.is_index_layout(vendor) {
                 let h = IndexHeader::parse(image).map_err(page_err)?;
                 sections.push(Section {
@@ -178,4 +191,46 @@ fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_for
         title: "FIL trailer".into(),
         fields,
     })
+}
+
+/// One section per extent descriptor in use on a FSP_HDR or XDES page `n`.
+fn xdes_sections(image: &[u8], n: u32, extent_size: usize, physical: usize) -> Vec<Section> {
+    (0..xdes::entries_per_page(physical, extent_size))
+        .filter_map(|i| XdesEntry::at(image, i, extent_size).ok().map(|e| (i, e)))
+        .filter(|(_, e)| e.state() != XdesState::NOT_INITED)
+        .map(|(i, e)| {
+            let first = n as usize + i * extent_size;
+            Section {
+                title: format!("XDES entry {i}: pages {first}..{}", first + extent_size - 1),
+                fields: e.fields(i),
+            }
+        })
+        .collect()
+}
+
+/// The INODE page's list node and one section per segment entry in use.
+fn inode_sections(image: &[u8], extent_size: usize) -> Vec<Section> {
+    let mut out = Vec::new();
+    if let Ok(node) = image
+        .get(inode::FSEG_INODE_PAGE_NODE..)
+        .ok_or(())
+        .and_then(|b| FlstNode::parse(b).map_err(|_| ()))
+    {
+        out.push(Section {
+            title: "INODE page list node".into(),
+            fields: vec![node.field(inode::FSEG_INODE_PAGE_NODE, "FSEG_INODE_PAGE_NODE")],
+        });
+    }
+    for i in 0..inode::inodes_per_page(image.len(), extent_size) {
+        let Ok(e) = Inode::at(image, i, extent_size) else {
+            break;
+        };
+        if e.segment_id() != 0 {
+            out.push(Section {
+                title: format!("INODE entry {i}: segment {}", e.segment_id()),
+                fields: e.fields(),
+            });
+        }
+    }
+    out
 }

@@ -54,7 +54,29 @@ impl FilAddr {
     }
 }
 
+impl std::fmt::Display for FilAddr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_null() {
+            f.write_str("null")
+        } else {
+            write!(f, "{}:{}", self.page, self.byte)
+        }
+    }
+}
+
 impl FlstBase {
+    /// The base shown as one field at absolute `offset`: its length, with
+    /// first and last node.
+    pub fn field(&self, offset: usize, name: &'static str) -> crate::field::Field {
+        crate::field::Field::with_meaning(
+            offset,
+            FLST_BASE_NODE_SIZE,
+            name,
+            self.len.into(),
+            format!("len {}, first {}, last {}", self.len, self.first, self.last),
+        )
+    }
+
     /// An empty list.
     pub const EMPTY: FlstBase = FlstBase {
         len: 0,
@@ -82,6 +104,17 @@ pub struct FlstNode {
 }
 
 impl FlstNode {
+    /// The node shown as one field at absolute `offset`.
+    pub fn field(&self, offset: usize, name: &'static str) -> crate::field::Field {
+        crate::field::Field::with_meaning(
+            offset,
+            FLST_NODE_SIZE,
+            name,
+            self.next.page.into(),
+            format!("prev {}, next {}", self.prev, self.next),
+        )
+    }
+
     /// A node with both links null.
     pub const NULL: FlstNode = FlstNode {
         prev: FilAddr::NULL,

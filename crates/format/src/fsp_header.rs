@@ -111,42 +111,17 @@ impl FspHeader {
             (FSP_FREE_FRAG, "FSP_FREE_FRAG", &self.free_frag),
             (FSP_FULL_FRAG, "FSP_FULL_FRAG", &self.full_frag),
         ] {
-            out.push(list_field(offset, name, list));
+            out.push(list.field(offset, name));
         }
         out.push(Field::new(FSP_SEG_ID, 8, "FSP_SEG_ID", self.seg_id));
-        out.push(list_field(
-            FSP_SEG_INODES_FULL,
-            "FSP_SEG_INODES_FULL",
-            &self.seg_inodes_full,
-        ));
-        out.push(list_field(
-            FSP_SEG_INODES_FREE,
-            "FSP_SEG_INODES_FREE",
-            &self.seg_inodes_free,
-        ));
+        out.push(
+            self.seg_inodes_full
+                .field(FSP_SEG_INODES_FULL, "FSP_SEG_INODES_FULL"),
+        );
+        out.push(
+            self.seg_inodes_free
+                .field(FSP_SEG_INODES_FREE, "FSP_SEG_INODES_FREE"),
+        );
         out
     }
-}
-
-/// A list base shown as one field: its length, with first and last node.
-fn list_field(offset: usize, name: &'static str, list: &FlstBase) -> Field {
-    let addr = |a: &crate::flst::FilAddr| {
-        if a.is_null() {
-            "null".to_string()
-        } else {
-            format!("{}:{}", a.page, a.byte)
-        }
-    };
-    Field::with_meaning(
-        offset,
-        crate::flst::FLST_BASE_NODE_SIZE,
-        name,
-        list.len.into(),
-        format!(
-            "len {}, first {}, last {}",
-            list.len,
-            addr(&list.first),
-            addr(&list.last)
-        ),
-    )
 }

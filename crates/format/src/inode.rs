@@ -134,6 +134,47 @@ impl<'a> Inode<'a> {
         })
     }
 
+    /// The entry's fields at their absolute offsets.
+    pub fn fields(&self) -> Vec<crate::field::Field> {
+        use crate::field::Field;
+        let at = self.offset;
+        let frag: Vec<String> = self.frag_pages().map(|p| p.to_string()).collect();
+        vec![
+            Field::new(at + FSEG_ID, 8, "FSEG_ID", self.segment_id()),
+            Field::new(
+                at + FSEG_NOT_FULL_N_USED,
+                4,
+                "FSEG_NOT_FULL_N_USED",
+                self.not_full_n_used().into(),
+            ),
+            self.free().field(at + FSEG_FREE, "FSEG_FREE"),
+            self.not_full().field(at + FSEG_NOT_FULL, "FSEG_NOT_FULL"),
+            self.full().field(at + FSEG_FULL, "FSEG_FULL"),
+            Field::with_meaning(
+                at + FSEG_MAGIC_N,
+                4,
+                "FSEG_MAGIC_N",
+                self.magic().into(),
+                if self.magic() == FSEG_MAGIC_N_VALUE {
+                    "valid"
+                } else {
+                    "wrong"
+                },
+            ),
+            Field::with_meaning(
+                at + FSEG_FRAG_ARR,
+                4 * frag_slots(self.extent_size),
+                "FSEG_FRAG_ARR",
+                frag.len() as u64,
+                if frag.is_empty() {
+                    "no fragment pages".to_string()
+                } else {
+                    format!("pages {}", frag.join(", "))
+                },
+            ),
+        ]
+    }
+
     /// The fragment pages in use.
     pub fn frag_pages(&self) -> impl Iterator<Item = u32> + 'a {
         self.frag_slots().filter(|&p| p != crate::FIL_NULL)

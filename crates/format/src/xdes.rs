@@ -144,9 +144,62 @@ impl<'a> XdesEntry<'a> {
             .count()
     }
 
+    /// The entry's fields at their absolute offsets, the entry being number
+    /// `index` on its page.
+    pub fn fields(&self, index: usize) -> Vec<crate::field::Field> {
+        use crate::field::Field;
+        let at = Self::offset_of(index, self.extent_size);
+        let free: Vec<usize> = (0..self.extent_size)
+            .filter(|&i| self.is_page_free(i))
+            .collect();
+        vec![
+            Field::new(at + XDES_ID, 8, "XDES_ID", self.segment_id()),
+            self.list_node()
+                .field(at + XDES_FLST_NODE, "XDES_FLST_NODE"),
+            Field::with_meaning(
+                at + XDES_STATE,
+                4,
+                "XDES_STATE",
+                self.state().0.into(),
+                self.state().to_string(),
+            ),
+            Field::with_meaning(
+                at + XDES_BITMAP,
+                xdes_size(self.extent_size) - XDES_BITMAP,
+                "XDES_BITMAP",
+                self.used_pages() as u64,
+                format!("{} used; free: {}", self.used_pages(), ranges(&free)),
+            ),
+        ]
+    }
+
     /// Pages per extent this entry describes.
     pub fn extent_size(&self) -> usize {
         self.extent_size
+    }
+}
+
+/// `0-3, 7, 9-12`, or `none`.
+pub(crate) fn ranges(items: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(&start) = items.get(i) {
+        let mut end = start;
+        while items.get(i + 1) == Some(&(end + 1)) {
+            end += 1;
+            i += 1;
+        }
+        out.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    if out.is_empty() {
+        "none".into()
+    } else {
+        out.join(", ")
     }
 }
 

@@ -191,7 +191,7 @@ pub fn page(d: &PageDetail) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 o,
-                "  {:>6} {:>2}  {:<width$}  {}{meaning}",
+                "  {:>6} {:>3}  {:<width$}  {}{meaning}",
                 f.offset, f.size, f.name, f.value
             );
         }
