@@ -8,7 +8,7 @@ use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
-use innodb_render::{json, space_text, text};
+use innodb_render::{space_text, text, OutputFormat};
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
 use std::io::IsTerminal;
 use std::io::Write;
@@ -28,6 +28,19 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_FATAL)
         }
     }
+}
+
+/// Prints `report` as text (made by `text`) or as JSON.
+fn emit_report<R: innodb_render::Serialize + ?Sized>(
+    format: Format,
+    report: &R,
+    text: impl FnOnce(&R) -> String,
+) {
+    let format = match format {
+        Format::Text => OutputFormat::Text,
+        Format::Json => OutputFormat::Json,
+    };
+    emit(&innodb_render::render(format, report, text));
 }
 
 fn emit(s: &str) {
@@ -77,10 +90,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     match &cli.command {
         Command::Summary { file } => {
             let s = Summary::build(&open(file)?);
-            emit(&match cli.format {
-                Format::Text => text::summary(&s),
-                Format::Json => json::render(&s),
-            });
+            emit_report(cli.format, &s, text::summary);
             Ok(0)
         }
         Command::Pages {
@@ -111,18 +121,12 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 range: range.map(|r| (r.0, r.1)),
             };
             let list = PageList::build(&space, &filter);
-            emit(&match cli.format {
-                Format::Text => text::pages(&list),
-                Format::Json => json::render(&list),
-            });
+            emit_report(cli.format, &list, text::pages);
             Ok(0)
         }
         Command::Page { file, page } => {
             let d = PageDetail::build(&open(file)?, *page)?;
-            emit(&match cli.format {
-                Format::Text => text::page(&d),
-                Format::Json => json::render(&d),
-            });
+            emit_report(cli.format, &d, text::page);
             Ok(0)
         }
         Command::Extents { file, color } => {
@@ -136,28 +140,19 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
                 }
             };
-            emit(&match cli.format {
-                Format::Text => space_text::extents(&r, colour),
-                Format::Json => json::render(&r),
-            });
+            emit_report(cli.format, &r, |r| space_text::extents(r, colour));
             Ok(0)
         }
         Command::Segments { file } => {
             let space = open(file)?;
             let r = SegmentsReport::new(&space, &account(&space)?);
-            emit(&match cli.format {
-                Format::Text => space_text::segments(&r),
-                Format::Json => json::render(&r),
-            });
+            emit_report(cli.format, &r, space_text::segments);
             Ok(0)
         }
         Command::Waste { file } => {
             let space = open(file)?;
             let r = WasteReport::new(&space, &account(&space)?);
-            emit(&match cli.format {
-                Format::Text => space_text::waste(&r),
-                Format::Json => json::render(&r),
-            });
+            emit_report(cli.format, &r, space_text::waste);
             Ok(0)
         }
         Command::Checksum { files } => {
@@ -172,10 +167,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                     }
                 }
             }
-            emit(&match cli.format {
-                Format::Text => text::checksums(&reports),
-                Format::Json => json::render(&reports),
-            });
+            emit_report(cli.format, reports.as_slice(), text::checksums);
             Ok(if fatal {
                 EXIT_FATAL
             } else if reports.iter().all(ChecksumReport::all_valid) {

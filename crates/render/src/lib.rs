@@ -2,6 +2,9 @@
 //! Nothing here reads a file or a page.
 
 pub mod json;
+
+/// What a report must be to be rendered as JSON.
+pub use serde::Serialize;
 pub mod space_text;
 pub mod text;
 
@@ -12,4 +15,16 @@ pub enum OutputFormat {
     Text,
     /// Pretty-printed JSON.
     Json,
+}
+
+/// `report` as text (made by `text`) or as JSON.
+pub fn render<R: serde::Serialize + ?Sized>(
+    format: OutputFormat,
+    report: &R,
+    text: impl FnOnce(&R) -> String,
+) -> String {
+    match format {
+        OutputFormat::Text => text(report),
+        OutputFormat::Json => json::render(report),
+    }
 }
