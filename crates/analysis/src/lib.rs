@@ -2,12 +2,14 @@
 //! `Serialize`, produced by one pass over the pages, rendered elsewhere.
 
 pub mod checksum_report;
+pub mod indexes;
 pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
 pub mod scan;
 pub mod space_reports;
 pub mod summary;
+pub mod tree_report;
 
 pub use checksum_report::ChecksumReport;
 pub use page_detail::PageDetail;

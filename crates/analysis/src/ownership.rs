@@ -255,7 +255,16 @@ pub use innodb_space::space_map::NoSpaceMap;
 impl SpaceAccount {
     /// Reads the space map and accounts for every page in one scan.
     pub fn build(space: &Tablespace) -> Result<SpaceAccount, NoSpaceMap> {
-        let map = SpaceMap::read(space)?;
+        Ok(Self::from_map(space, SpaceMap::read(space)?, &mut []))
+    }
+
+    /// Accounts for every page of `space` under `map` in one scan that also
+    /// feeds `others`.
+    pub fn from_map(
+        space: &Tablespace,
+        map: SpaceMap,
+        others: &mut [&mut dyn PageConsumer],
+    ) -> SpaceAccount {
         let mut acc = OwnershipAccumulator {
             map: &map,
             vendor: space.format().vendor,
@@ -264,7 +273,13 @@ impl SpaceAccount {
             leaf_pages_anywhere: Default::default(),
             findings: Vec::new(),
         };
-        let mut findings = scan(space, None, &mut [&mut acc]);
+        let mut consumers: Vec<&mut dyn PageConsumer> = Vec::with_capacity(others.len() + 1);
+        consumers.push(&mut acc);
+        for c in others.iter_mut() {
+            consumers.push(&mut **c);
+        }
+        let mut findings = scan(space, None, &mut consumers);
+        drop(consumers);
         let OwnershipAccumulator {
             counts,
             segment_pages,
@@ -274,14 +289,21 @@ impl SpaceAccount {
         } = acc;
         findings.extend(map.findings.iter().cloned());
         findings.extend(own);
-        // Pages the file is too short to hold are never seen by the scan.
-        Ok(SpaceAccount {
+        SpaceAccount {
             map,
             counts,
             segment_pages,
             leaf_pages_anywhere,
             findings,
-        })
+        }
+    }
+
+    /// Whether page `n` is used by a segment (and so is no stale free page).
+    pub fn is_used_by_segment(&self, n: u32) -> bool {
+        matches!(
+            classify(&self.map, n, &mut Vec::new()),
+            PageUse::Segment { .. }
+        )
     }
 }
 

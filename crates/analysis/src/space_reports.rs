@@ -45,7 +45,8 @@ pub struct SpaceFindings {
 }
 
 impl SpaceFindings {
-    fn new(all: &[Finding]) -> Self {
+    /// Counts `all` by kind and keeps the first [`MAX_FINDINGS`].
+    pub fn new(all: &[Finding]) -> Self {
         let mut by_kind = BTreeMap::new();
         for f in all {
             *by_kind.entry(f.kind.name().to_string()).or_insert(0) += 1;
@@ -57,7 +58,8 @@ impl SpaceFindings {
     }
 }
 
-fn header(space: &Tablespace, map: &SpaceMap) -> SpaceHeader {
+/// The header every space report starts with.
+pub fn header(space: &Tablespace, map: &SpaceMap) -> SpaceHeader {
     let f = space.format();
     SpaceHeader {
         file: space.path().display().to_string(),
@@ -180,7 +182,7 @@ fn segment_rows(account: &SpaceAccount, keep: impl Fn(&Segment) -> bool) -> Vec<
 }
 
 /// Every index that has a root naming its segments, in index id order.
-fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
+pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
     let map = &account.map;
     let es = map.extent_size;
     let mut rows: BTreeMap<(u64, u32), IndexRow> = BTreeMap::new();

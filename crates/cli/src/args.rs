@@ -85,6 +85,27 @@ pub enum Command {
         /// The tablespace file.
         file: PathBuf,
     },
+    /// Every index: levels, pages per level, records (COUNT(*)), delete-marked records, fill, leaf-chain locality.
+    Indexes {
+        /// The tablespace file.
+        file: PathBuf,
+    },
+    /// One index's pages in key order, level by level: records, data, free and garbage bytes, fill, smallest key bytes.
+    Tree {
+        /// The tablespace file.
+        file: PathBuf,
+        /// The index id (see `indexes`).
+        #[arg(long)]
+        index: u64,
+        /// Only this level (0 = leaves).
+        #[arg(long)]
+        level: Option<u16>,
+    },
+    /// Page fill histograms per index and level.
+    Fill {
+        /// The tablespace file.
+        file: PathBuf,
+    },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {
         /// The tablespace files.

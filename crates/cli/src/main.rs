@@ -4,8 +4,10 @@ mod args;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
+use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
 use innodb_render::{space_text, text, OutputFormat};
@@ -74,12 +76,17 @@ impl std::fmt::Display for CliError {
 
 /// The space map with every page accounted for, or why there is none.
 fn account(space: &Tablespace) -> Result<SpaceAccount, CliError> {
-    SpaceAccount::build(space).map_err(|e| match e {
+    SpaceAccount::build(space).map_err(|e| no_map(space, e))
+}
+
+/// Why a report that needs the space map cannot be made.
+fn no_map(space: &Tablespace, e: NoSpaceMap) -> CliError {
+    match e {
         NoSpaceMap::NoFspHeader => CliError::Usage(format!(
-            "{}: page 0 is unusable, so there is no FSP header to read extents and segments from (summary, pages and checksum still work)",
+            "{}: page 0 is unusable, so there is no FSP header to read extents, segments and index roots from (summary, pages and checksum still work)",
             space.path().display()
         )),
-    })
+    }
 }
 
 fn run(cli: &Cli) -> Result<u8, CliError> {
@@ -153,6 +160,42 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             let space = open(file)?;
             let r = WasteReport::new(&space, &account(&space)?);
             emit_report(cli.format, &r, space_text::waste);
+            Ok(0)
+        }
+        Command::Indexes { file } => {
+            let space = open(file)?;
+            let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
+            emit_report(
+                cli.format,
+                &IndexesReport::new(&space, &a),
+                space_text::indexes,
+            );
+            Ok(0)
+        }
+        Command::Fill { file } => {
+            let space = open(file)?;
+            let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
+            emit_report(
+                cli.format,
+                &IndexesReport::new(&space, &a),
+                space_text::fill,
+            );
+            Ok(0)
+        }
+        Command::Tree { file, index, level } => {
+            let space = open(file)?;
+            let r = TreeReport::build(&space, *index, *level).map_err(|e| match e {
+                NoTree::NoSpaceMap(e) => no_map(&space, e),
+                NoTree::NoSuchIndex(ids) => CliError::Usage(format!(
+                    "{}: --index {index}: no index root of that id; the file's indexes are {}",
+                    space.path().display(),
+                    ids.iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            })?;
+            emit_report(cli.format, &r, space_text::tree);
             Ok(0)
         }
         Command::Checksum { files } => {

@@ -316,3 +316,139 @@ fn cell(colour_on: bool, c: Option<u8>, text: &str) -> String {
         _ => text.to_string(),
     }
 }
+
+/// The `indexes` report.
+pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(o, "\nIndexes: {}", r.indexes.len());
+    let _ = writeln!(
+        o,
+        "{:>10} {:>6} {:>6} {:>10} {:>10} {:>12} {:>8} {:>9} {:>6}  pages per level (leaves first)",
+        "index_id",
+        "root",
+        "levels",
+        "leaf_pages",
+        "size",
+        "records",
+        "deleted",
+        "leaf_fill",
+        "fill"
+    );
+    for i in &r.indexes {
+        let per_level: Vec<String> = i.pages_per_level.iter().map(|p| p.to_string()).collect();
+        let _ = writeln!(
+            o,
+            "{:>10} {:>6} {:>6} {:>10} {:>10} {:>12} {:>8} {:>8.1}% {:>5.1}%  {}",
+            i.index_id,
+            i.root_page,
+            i.levels,
+            i.leaf_pages,
+            i.size_pages,
+            i.records,
+            i.delete_marked,
+            i.leaf_fill * 100.0,
+            i.fill * 100.0,
+            per_level.join(" / ")
+        );
+    }
+    let _ = writeln!(o, "\nLeaf chain (key order on disk)");
+    let _ = writeln!(
+        o,
+        "{:>10} {:>10} {:>11} {:>10} {:>8} {:>9} {:>16}",
+        "index_id", "leaves", "sequential", "mean_jump", "median", "extents", "switches/1000"
+    );
+    for i in &r.indexes {
+        let l = &i.locality;
+        let _ = writeln!(
+            o,
+            "{:>10} {:>10} {:>10.1}% {:>10.1} {:>8} {:>9} {:>16.1}",
+            i.index_id,
+            l.leaves,
+            l.sequential_share * 100.0,
+            l.mean_jump,
+            l.median_jump,
+            l.distinct_extents,
+            l.extent_switches_per_1000_leaves
+        );
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}
+
+/// The `tree` report.
+pub fn tree(r: &innodb_analysis::tree_report::TreeReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(
+        o,
+        "\nIndex {} (root page {}): {} pages",
+        r.index_id,
+        r.root_page,
+        r.pages.len()
+    );
+    let _ = writeln!(
+        o,
+        "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>6}  min key bytes",
+        "level", "page", "records", "deleted", "data", "free", "garbage", "fill"
+    );
+    for p in &r.pages {
+        let _ = writeln!(
+            o,
+            "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>5.1}%  {}",
+            p.level,
+            p.page,
+            p.records,
+            p.delete_marked,
+            p.data_bytes,
+            p.free_bytes,
+            p.garbage_bytes,
+            p.fill * 100.0,
+            p.min_key_bytes
+        );
+    }
+    o.push('\n');
+    let total = r.findings.len();
+    crate::text::findings_block(&mut o, &r.findings, Some(total));
+    o
+}
+
+/// The `fill` report: a fill histogram per index and level.
+pub fn fill(r: &innodb_analysis::indexes::IndexesReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(
+        o,
+        "\nFill = record bytes / space for records on an empty page; pages per 10% bucket"
+    );
+    for i in &r.indexes {
+        for l in &i.level_stats {
+            let _ = writeln!(
+                o,
+                "\nindex {} level {}: {} {}, mean fill {:.1}%",
+                i.index_id,
+                l.level,
+                l.pages,
+                if l.pages == 1 { "page" } else { "pages" },
+                l.fill * 100.0
+            );
+            let most = l.fill_histogram.iter().copied().max().unwrap_or(0).max(1);
+            for (b, &n) in l.fill_histogram.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let label = if b == 10 {
+                    format!("{:>8}", ">100%")
+                } else {
+                    format!("{:>8}", format!("{}-{}%", b * 10, b * 10 + 10))
+                };
+                let bar = "█".repeat(((n * 40).div_ceil(most)) as usize);
+                let _ = writeln!(o, "  {label} {n:>8}  {bar}");
+            }
+        }
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}

@@ -5,16 +5,17 @@
 //! Nothing here prints; problems that do not stop the work are
 //! [`finding::Finding`]s.
 
+pub mod btree;
 pub mod detect;
 pub mod doublewrite;
 pub mod error;
 pub mod finding;
 pub mod list_walk;
+pub mod logical_pages;
 pub mod page_check;
 pub mod segment;
 pub mod source;
 pub mod space_map;
-pub mod structure_page;
 pub mod tablespace;
 
 pub use error::SpaceError;

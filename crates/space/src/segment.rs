@@ -9,7 +9,7 @@
 //! back at an INODE entry in use names a segment.
 
 use crate::finding::{Finding, FindingKind};
-use crate::structure_page::StructurePages;
+use crate::logical_pages::LogicalPages;
 use innodb_format::flst::FlstBase;
 use innodb_format::fseg_header::FsegHeader;
 use innodb_format::index_header::{IndexHeader, PAGE_BTR_SEG_LEAF, PAGE_BTR_SEG_TOP};
@@ -148,7 +148,7 @@ impl Segment {
 
 /// Reads every INODE entry in use on `inode_pages`.
 pub fn read_segments(
-    pages: &mut StructurePages<'_>,
+    pages: &mut LogicalPages<'_>,
     inode_pages: &[u32],
     findings: &mut Vec<Finding>,
 ) -> Vec<Segment> {
@@ -215,7 +215,7 @@ pub fn read_segments(
 }
 
 /// Names each segment by following the segment headers on its fragment pages.
-pub fn name_segments(pages: &mut StructurePages<'_>, segments: &mut [Segment]) {
+pub fn name_segments(pages: &mut LogicalPages<'_>, segments: &mut [Segment]) {
     let space = pages.space();
     let space_id = space.space_id();
     let vendor = space.format().vendor;

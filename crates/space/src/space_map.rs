@@ -10,8 +10,8 @@
 
 use crate::finding::{Finding, FindingKind};
 use crate::list_walk::{self, ListName, ListWalk};
+use crate::logical_pages::LogicalPages;
 use crate::segment::{self, Segment};
-use crate::structure_page::StructurePages;
 use crate::Tablespace;
 use innodb_format::flst::{FilAddr, FlstBase};
 use innodb_format::fsp_header::{
@@ -119,7 +119,7 @@ impl SpaceMap {
         let ps = format.physical_page_size() as u32;
         let extent_size = format.extent_size() as u32;
         let page_count = space.page_count();
-        let mut pages = StructurePages::new(space);
+        let mut pages = LogicalPages::new(space);
         let mut findings = Vec::new();
         let mut map = SpaceMap {
             physical_page_size: ps,
@@ -222,7 +222,7 @@ impl SpaceMap {
     }
 
     /// Reads every extent descriptor of the file.
-    fn read_descriptors(&mut self, pages: &mut StructurePages<'_>, findings: &mut Vec<Finding>) {
+    fn read_descriptors(&mut self, pages: &mut LogicalPages<'_>, findings: &mut Vec<Finding>) {
         let (ps, es) = (self.physical_page_size, self.extent_size);
         let n_extents = self.page_count.div_ceil(es);
         self.free_bits = vec![0; (n_extents as usize * es as usize).div_ceil(64)];
@@ -295,7 +295,7 @@ impl SpaceMap {
     /// lies beyond the free limit or cannot be used (a finding says why).
     fn descriptor_page(
         &self,
-        pages: &mut StructurePages<'_>,
+        pages: &mut LogicalPages<'_>,
         n: u32,
         findings: &mut Vec<Finding>,
     ) -> Option<Vec<u8>> {
@@ -391,7 +391,7 @@ impl SpaceMap {
     /// Walks a list of XDES entries; returns the extents reached, in order.
     fn walk_extent_list(
         &self,
-        pages: &mut StructurePages<'_>,
+        pages: &mut LogicalPages<'_>,
         list: ListName<'_>,
         base: &FlstBase,
         max: usize,
@@ -451,7 +451,7 @@ impl SpaceMap {
     /// Walks one segment's three extent lists.
     fn walk_segment_lists(
         &mut self,
-        pages: &mut StructurePages<'_>,
+        pages: &mut LogicalPages<'_>,
         i: usize,
         findings: &mut Vec<Finding>,
     ) {
@@ -634,7 +634,7 @@ impl SpaceMap {
 
 /// Walks an INODE-page list (nodes at byte 38 of INODE pages).
 fn walk_inode_list(
-    pages: &mut StructurePages<'_>,
+    pages: &mut LogicalPages<'_>,
     list: ListName<'_>,
     base: &FlstBase,
     page_count: u32,

@@ -1,0 +1,412 @@
+//! B+tree walks: from an index root down every level, following node
+//! pointers to children in key order, and checking each level's sibling
+//! chain (`FIL_PAGE_PREV`/`FIL_PAGE_NEXT`) against that order.
+//!
+//! Each page of the tree is read once and handed to the caller's visitor
+//! with its decoded record list, so reports aggregate as the walk goes and
+//! nothing per page is kept but the page numbers of the level below. Every
+//! page may be reached once: a child reached twice (a cycle, or two parents)
+//! is a finding, and the walk is bounded by the file's page count.
+
+use crate::finding::{Finding, FindingKind};
+use crate::logical_pages::LogicalPages;
+use crate::page_check::PageCheck;
+use innodb_format::index_header::{IndexHeader, PAGE_INDEX_ID, PAGE_LEVEL};
+use innodb_format::index_page::{IndexPage, PageProblem, RecordList};
+use innodb_format::record::RecordType;
+use innodb_format::FIL_NULL;
+
+/// One page of the tree, as the walk hands it to the visitor.
+pub struct PageVisit<'p> {
+    /// Page number.
+    pub page_no: u32,
+    /// The page's check (type, LSN, prev/next).
+    pub check: &'p PageCheck,
+    /// The logical page.
+    pub page: &'p IndexPage<'p>,
+    /// Its user records in key order.
+    pub records: &'p RecordList,
+    /// Records in its garbage list.
+    pub garbage_records: usize,
+    /// Problems the page's own checks found (already findings).
+    pub problems: usize,
+}
+
+/// The pages of one level in key order.
+#[derive(Debug, Clone, Default)]
+pub struct Level {
+    /// `PAGE_LEVEL`.
+    pub level: u16,
+    /// Page numbers, leftmost first.
+    pub pages: Vec<u32>,
+}
+
+/// What walking one index found.
+#[derive(Debug, Clone, Default)]
+pub struct TreeWalk {
+    /// The root page.
+    pub root_page: u32,
+    /// `PAGE_INDEX_ID`.
+    pub index_id: u64,
+    /// Levels, root level first. The last holds the leaves unless the walk
+    /// stopped early.
+    pub levels: Vec<Level>,
+    /// Every page reached (a bit per page of the file).
+    pub reached: Vec<u64>,
+    /// Problems: damaged pages, broken sibling chains, pages reached twice.
+    pub findings: Vec<Finding>,
+}
+
+impl TreeWalk {
+    /// True when page `n` was reached.
+    pub fn reached(&self, n: u32) -> bool {
+        self.reached
+            .get(n as usize / 64)
+            .is_some_and(|w| w >> (n % 64) & 1 == 1)
+    }
+
+    /// The leaf level's pages in key order (empty if the walk never got there).
+    pub fn leaves(&self) -> &[u32] {
+        match self.levels.last() {
+            Some(l) if l.level == 0 => &l.pages,
+            _ => &[],
+        }
+    }
+}
+
+fn finding(kind: FindingKind, page: u32, p: PageProblem) -> Finding {
+    Finding::on_page(kind, page, p.offset, p.field, p.message)
+}
+
+/// Walks the index rooted at `root`, calling `visit` once per page reached.
+pub fn walk(
+    pages: &mut LogicalPages<'_>,
+    root: u32,
+    mut visit: impl FnMut(&PageVisit<'_>),
+) -> TreeWalk {
+    let space = pages.space();
+    let page_count = space.page_count();
+    let vendor = space.format().vendor;
+    let mut out = TreeWalk {
+        root_page: root,
+        reached: vec![0; (page_count as usize).div_ceil(64)],
+        ..TreeWalk::default()
+    };
+    let mut buf = Vec::new();
+    let mut child_buf = Vec::new();
+    let mut list = RecordList::default();
+    let mut free = Vec::new();
+    let mut heap_order = Vec::new();
+    let mut candidates = Vec::new();
+    let mut problems = Vec::new();
+    let mut current = vec![root];
+    let mut expected: Option<(u64, u16)> = None; // index id, level
+    let mut reached_total = 0usize;
+    let mut rtree_links: Vec<(u32, u32, u32)> = Vec::new();
+    mark(&mut out.reached, root);
+    while !current.is_empty() {
+        let mut next_level: Vec<u32> = Vec::new();
+        let mut level_no = None;
+        for (i, &n) in current.iter().enumerate() {
+            let Some(check) = pages.read_into(n, &mut buf) else {
+                out.findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    n,
+                    0,
+                    "page",
+                    "the page cannot be read",
+                ));
+                continue;
+            };
+            let header = match (check.page_type.is_index_layout(vendor) && !check.all_zero)
+                .then(|| IndexHeader::parse(&buf))
+            {
+                Some(Ok(h)) => h,
+                _ => {
+                    out.findings.push(Finding::on_page(
+                        FindingKind::OwnershipMismatch,
+                        n,
+                        innodb_format::fil_header::FIL_PAGE_TYPE,
+                        "FIL_PAGE_TYPE",
+                        format!(
+                            "page {n} of the tree is a {} page, not an index page",
+                            check.page_type.name(vendor)
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            match expected {
+                None => {
+                    expected = Some((header.index_id, header.level));
+                    out.index_id = header.index_id;
+                }
+                Some((id, level)) => {
+                    if header.index_id != id {
+                        out.findings.push(Finding::on_page(
+                            FindingKind::OwnershipMismatch,
+                            n,
+                            PAGE_INDEX_ID,
+                            "PAGE_INDEX_ID",
+                            format!(
+                                "page {n} belongs to index {}, reached from index {id}",
+                                header.index_id
+                            ),
+                        ));
+                        continue;
+                    }
+                    if header.level != level {
+                        out.findings.push(Finding::on_page(
+                            FindingKind::OwnershipMismatch,
+                            n,
+                            PAGE_LEVEL,
+                            "PAGE_LEVEL",
+                            format!(
+                                "page {n} is at level {}, reached as a page of level {level}",
+                                header.level
+                            ),
+                        ));
+                        continue;
+                    }
+                }
+            }
+            level_no = Some(header.level);
+            reached_total += 1;
+            // Sibling chain against key order. An R-tree's node pointers are
+            // not in sibling order: its chain is checked as a whole below.
+            let rtree = check.page_type == innodb_format::page_type::PageType::RTREE;
+            if rtree {
+                rtree_links.push((n, check.fil.prev, check.fil.next));
+            }
+            let want_prev = if i == 0 { FIL_NULL } else { current[i - 1] };
+            let want_next = current.get(i + 1).copied().unwrap_or(FIL_NULL);
+            for (got, want, field, offset) in [
+                (
+                    check.fil.prev,
+                    want_prev,
+                    "FIL_PAGE_PREV",
+                    innodb_format::fil_header::FIL_PAGE_PREV,
+                ),
+                (
+                    check.fil.next,
+                    want_next,
+                    "FIL_PAGE_NEXT",
+                    innodb_format::fil_header::FIL_PAGE_NEXT,
+                ),
+            ]
+            .into_iter()
+            .filter(|_| !rtree)
+            {
+                if got != want {
+                    let show = |p: u32| {
+                        if p == FIL_NULL {
+                            "none".to_string()
+                        } else {
+                            p.to_string()
+                        }
+                    };
+                    out.findings.push(Finding::on_page(
+                        FindingKind::BrokenList,
+                        n,
+                        offset,
+                        field,
+                        format!(
+                            "sibling chain of level {}: {field} is {} but key order says {}",
+                            header.level,
+                            show(got),
+                            show(want)
+                        ),
+                    ));
+                }
+            }
+            let page = IndexPage::new(&buf, header);
+            problems.clear();
+            page.walk(&mut list, &mut problems);
+            page.free_list(&mut free, &mut problems);
+            page.check(&list, &free, &mut problems);
+            let n_problems = problems.len();
+            out.findings.extend(
+                problems
+                    .drain(..)
+                    .map(|p| finding(FindingKind::OwnershipMismatch, n, p)),
+            );
+            visit(&PageVisit {
+                page_no: n,
+                check: &check,
+                page: &page,
+                records: &list,
+                garbage_records: free.len(),
+                problems: n_problems,
+            });
+            if header.level == 0 {
+                continue;
+            }
+            heap_order.clear();
+            heap_order.extend(
+                list.records
+                    .iter()
+                    .map(|r| r.origin)
+                    .chain(free.iter().copied()),
+            );
+            heap_order.sort_unstable();
+            let mut last_depth = 0usize;
+            for r in list
+                .records
+                .iter()
+                .filter(|r| r.record_type == RecordType::NodePointer)
+            {
+                page.child_candidates(r, &heap_order, &mut candidates);
+                // The same number of null-flag/length bytes as the record before first.
+                let order: Vec<usize> = std::iter::once(last_depth)
+                    .chain((0..candidates.len()).filter(|&d| d != last_depth))
+                    .filter(|&d| d < candidates.len())
+                    .collect();
+                let child = order.into_iter().find(|&d| {
+                    let c = candidates[d];
+                    c < page_count
+                        && !is_marked(&out.reached, c)
+                        && child_fits(pages, c, header.index_id, header.level - 1, &mut child_buf)
+                });
+                match child {
+                    Some(d) => {
+                        last_depth = d;
+                        let c = candidates[d];
+                        mark(&mut out.reached, c);
+                        next_level.push(c);
+                    }
+                    None => out.findings.push(Finding::on_page(
+                        FindingKind::BrokenList,
+                        n,
+                        r.origin,
+                        "node pointer",
+                        match candidates.first() {
+                            Some(&c) if c < page_count && is_marked(&out.reached, c) => format!(
+                                "node pointer at {} points at page {c}, which the walk already reached (a cycle or a shared child)",
+                                r.origin
+                            ),
+                            _ => format!(
+                                "node pointer at {} points at no page of index {} at level {}",
+                                r.origin,
+                                header.index_id,
+                                header.level - 1
+                            ),
+                        },
+                    )),
+                }
+            }
+            if reached_total + next_level.len() > page_count as usize {
+                break;
+            }
+        }
+        if let Some(level) = level_no {
+            if !rtree_links.is_empty() {
+                check_chain(&rtree_links, level, &mut out.findings);
+                rtree_links.clear();
+            }
+            out.levels.push(Level {
+                level,
+                pages: current.clone(),
+            });
+            if level == 0 {
+                break;
+            }
+        } else {
+            break;
+        }
+        current = next_level;
+        if let Some((_, l)) = expected.as_mut() {
+            *l = l.saturating_sub(1);
+        }
+    }
+    out
+}
+
+/// Checks that the pages of one R-tree level form one sibling chain: from
+/// the page with no `FIL_PAGE_PREV`, `FIL_PAGE_NEXT` visits every page once.
+fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding>) {
+    let heads: Vec<u32> = links
+        .iter()
+        .filter(|l| l.1 == FIL_NULL)
+        .map(|l| l.0)
+        .collect();
+    let Some(&head) = heads.first() else {
+        if let Some(&(n, ..)) = links.first() {
+            findings.push(Finding::on_page(
+                FindingKind::BrokenList,
+                n,
+                innodb_format::fil_header::FIL_PAGE_PREV,
+                "FIL_PAGE_PREV",
+                format!("sibling chain of R-tree level {level}: no page starts it"),
+            ));
+        }
+        return;
+    };
+    let mut seen = 0usize;
+    let mut at = head;
+    while at != FIL_NULL && seen <= links.len() {
+        let Some(&(_, _, next)) = links.iter().find(|l| l.0 == at) else {
+            findings.push(Finding::on_page(
+                FindingKind::BrokenList,
+                at,
+                0,
+                "FIL_PAGE_NEXT",
+                format!("sibling chain of R-tree level {level} leads to page {at}, which is not on the level"),
+            ));
+            return;
+        };
+        seen += 1;
+        at = next;
+    }
+    if seen != links.len() || heads.len() != 1 {
+        findings.push(Finding::on_page(
+            FindingKind::BrokenList,
+            head,
+            innodb_format::fil_header::FIL_PAGE_NEXT,
+            "FIL_PAGE_NEXT",
+            format!(
+                "sibling chain of R-tree level {level} from page {head} passes {seen} of its {} pages ({} pages start a chain)",
+                links.len(),
+                heads.len()
+            ),
+        ));
+    }
+}
+
+fn mark(bits: &mut [u64], n: u32) {
+    if let Some(w) = bits.get_mut(n as usize / 64) {
+        *w |= 1 << (n % 64);
+    }
+}
+
+fn is_marked(bits: &[u64], n: u32) -> bool {
+    bits.get(n as usize / 64)
+        .is_some_and(|w| w >> (n % 64) & 1 == 1)
+}
+
+/// True when page `n` is an index page of `index_id` at `level`.
+fn child_fits(
+    pages: &mut LogicalPages<'_>,
+    n: u32,
+    index_id: u64,
+    level: u16,
+    buf: &mut Vec<u8>,
+) -> bool {
+    let vendor = pages.space().format().vendor;
+    // The header of an uncompressed or ROW_FORMAT=COMPRESSED page is readable
+    // in place; a page-compressed one must be inflated first.
+    let raw_ok = pages.space().page(n).ok().and_then(|raw| {
+        let fil = innodb_format::fil_header::FilHeader::parse(raw).ok()?;
+        fil.page_type
+            .is_index_layout(vendor)
+            .then(|| IndexHeader::parse(raw).ok())
+            .flatten()
+    });
+    let header = match raw_ok {
+        Some(h) => Some(h),
+        None => pages
+            .read_into(n, buf)
+            .filter(|c| c.page_type.is_index_layout(vendor) && !c.all_zero)
+            .and_then(|_| IndexHeader::parse(buf).ok()),
+    };
+    header.is_some_and(|h| h.index_id == index_id && h.level == level)
+}

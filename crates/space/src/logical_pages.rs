@@ -1,0 +1,56 @@
+//! Pages as checked, logical page images, for the walkers (space map,
+//! B+trees): a MariaDB page-compressed page comes back inflated.
+
+use crate::page_check::{PageCheck, PageChecker};
+use crate::Tablespace;
+
+/// Reads pages of one tablespace one at a time, as logical images.
+pub struct LogicalPages<'a> {
+    space: &'a Tablespace,
+    checker: PageChecker,
+}
+
+/// A page read for the walkers: its check and its logical bytes.
+pub struct LogicalPage {
+    /// The page's check (type, checksum, LSN).
+    pub check: PageCheck,
+    /// The logical page image.
+    pub bytes: Vec<u8>,
+}
+
+impl<'a> LogicalPages<'a> {
+    /// A reader over `space`.
+    pub fn new(space: &'a Tablespace) -> Self {
+        LogicalPages {
+            space,
+            checker: space.checker(),
+        }
+    }
+
+    /// The tablespace read.
+    pub fn space(&self) -> &'a Tablespace {
+        self.space
+    }
+
+    /// Page `n`, or `None` when it is beyond the file. Problems with the page
+    /// itself (checksum, LSN) are left to the scan that reports them.
+    pub fn read(&mut self, n: u32) -> Option<LogicalPage> {
+        let mut bytes = Vec::new();
+        let check = self.read_into(n, &mut bytes)?;
+        Some(LogicalPage { check, bytes })
+    }
+
+    /// Page `n`'s check, with its logical image copied into `buf` (whose
+    /// allocation is reused from call to call).
+    pub fn read_into(&mut self, n: u32, buf: &mut Vec<u8>) -> Option<PageCheck> {
+        let raw = self.space.page(n).ok()?;
+        let mut ignored = Vec::new();
+        let check = self.checker.check(n, raw, &mut ignored);
+        buf.clear();
+        match (&check.compressed, self.checker.inflated_page()) {
+            (Some(_), Some(inflated)) => buf.extend_from_slice(inflated),
+            _ => buf.extend_from_slice(raw),
+        }
+        Some(check)
+    }
+}
