@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build a large InnoDB tablespace for the full-file scan benchmark.
 #
-# Usage: bench/make-large.sh [--force] [--checksum ALGO] [--page-size SIZE] [--out FILE] [SIZE_MB]
+# Usage: bench/make-large.sh [--force] [--checksum ALGO] [--page-size SIZE] [--order ORDER] [--out FILE] [SIZE_MB]
 #
 #   SIZE_MB         target size of the .ibd file in MiB (default 600)
 #   --force         rebuild even if the output file exists
@@ -14,6 +14,11 @@
 #   --page-size SIZE innodb_page_size of the throwaway server: 4k, 8k, 16k
 #                   (default), 32k or 64k.  A non-default size is written to
 #                   bench/out/t_large-SIZE.ibd.
+#   --rows N        insert exactly N rows instead of filling to SIZE_MB
+#   --order ORDER   primary-key order of the inserts: random (default: a
+#                   scrambled key) or sequential (id = the sequence number,
+#                   inserted in key order).  Sequential is written to
+#                   bench/out/t_large-sequential.ibd.
 #
 # Starts a throwaway MariaDB server (its own datadir, socket and pid file in a
 # fresh temporary directory, no networking), creates test.t_large with a
@@ -34,6 +39,8 @@ SIZE_MB=600
 FORCE=0
 ALGO=full_crc32
 PAGE=16k
+ORDER=random
+ROWS_WANTED=""
 OUT=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
@@ -41,10 +48,12 @@ while [ "$#" -gt 0 ]; do
     --checksum) shift; ALGO="${1:?--checksum needs a value}" ;;
     --checksum=*) ALGO="${1#--checksum=}" ;;
     --page-size) shift; PAGE="${1:?--page-size needs a value}" ;;
+    --order) shift; ORDER="${1:?--order needs a value}" ;;
+    --rows) shift; ROWS_WANTED="${1:?--rows needs a value}" ;;
     --page-size=*) PAGE="${1#--page-size=}" ;;
     --out) shift; OUT="${1:?--out needs a value}" ;;
     --out=*) OUT="${1#--out=}" ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) SIZE_MB="$1" ;;
   esac
@@ -53,6 +62,9 @@ done
 case "$SIZE_MB" in ''|*[!0-9]*) echo "SIZE_MB must be a whole number of MiB" >&2; exit 2 ;; esac
 case "$ALGO" in full_crc32|strict_full_crc32|crc32|strict_crc32) ;;
   *) echo "unknown checksum algorithm '$ALGO'" >&2; exit 2 ;; esac
+case "$ROWS_WANTED" in ''|*[!0-9]*) [ -z "$ROWS_WANTED" ] || { echo "--rows needs a whole number" >&2; exit 2; } ;; esac
+case "$ORDER" in random|sequential) ;;
+  *) echo "unknown order '$ORDER' (random or sequential)" >&2; exit 2 ;; esac
 case "$PAGE" in 4k|8k|16k|32k|64k) ;;
   *) echo "unknown page size '$PAGE' (4k, 8k, 16k, 32k or 64k)" >&2; exit 2 ;; esac
 
@@ -60,6 +72,7 @@ if [ -z "$OUT" ]; then
   OUT="${OUT_DIR}/t_large"
   [ "$ALGO" = full_crc32 ] || OUT="${OUT}-${ALGO}"
   [ "$PAGE" = 16k ] || OUT="${OUT}-${PAGE}"
+  [ "$ORDER" = random ] || OUT="${OUT}-${ORDER}"
   OUT="${OUT}.ibd"
 fi
 mkdir -p "$(dirname "$OUT")"
@@ -119,7 +132,7 @@ trap 'exit 130' INT TERM
 sql() { mariadb --no-defaults --socket="$SOCK" --user=root -B -N test -e "$1"; }
 
 START=$(date +%s)
-log "work directory $WORK; target ${SIZE_MB} MiB; checksum algorithm $ALGO; page size $PAGE"
+log "work directory $WORK; target ${SIZE_MB} MiB; checksum algorithm $ALGO; page size $PAGE; key order $ORDER"
 mariadb-install-db --no-defaults --datadir="$DATADIR" --user=root \
   --innodb-page-size="$PAGE" \
   --auth-root-authentication-method=normal --skip-test-db >"${WORK}/install.log" 2>&1 \
@@ -162,15 +175,21 @@ BATCH=200000
 ROWS=0
 while :; do
   size=$(stat -c %s "$IBD")
-  [ "$size" -ge "$TARGET" ] && break
+  if [ -n "$ROWS_WANTED" ]; then
+    [ "$ROWS" -ge "$ROWS_WANTED" ] && break
+  else
+    [ "$size" -ge "$TARGET" ] && break
+  fi
   lo=$(( ROWS + 1 )); hi=$(( ROWS + BATCH ))
+  if [ -n "$ROWS_WANTED" ] && [ "$hi" -gt "$ROWS_WANTED" ]; then hi=$ROWS_WANTED; fi
+  if [ "$ORDER" = sequential ]; then KEY="seq"; SORT="seq"; else KEY="(seq * 2654435761) % 4294967296"; SORT="CRC32(seq)"; fi
   sql "INSERT INTO t_large (id, a, b, c)
-       SELECT (seq * 2654435761) % 4294967296,
+       SELECT ${KEY},
               CRC32(CONCAT('a', seq)) % 100000000,
               LEFT(REPEAT(MD5(seq), 4), 10 + seq % 90),
               LEFT(CONCAT(SHA1(seq), MD5(seq)), 60)
        FROM seq_${lo}_to_${hi}
-       ORDER BY CRC32(seq)"
+       ORDER BY ${SORT}"
   ROWS=$hi
   log "rows ${ROWS}: t_large.ibd $(( $(stat -c %s "$IBD") / 1048576 )) MiB (elapsed $(( $(date +%s) - START )) s)"
 done

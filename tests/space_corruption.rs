@@ -7,6 +7,7 @@
 
 mod support;
 
+use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_format::checksum::full_crc32::full_crc32;
@@ -207,4 +208,113 @@ fn a_wrong_not_full_count_is_a_finding() {
         "{f}"
     );
     assert!(f.message.contains(&format!("mark {stored} used")), "{f}");
+}
+
+/// The COMPACT record chain of a leaf: (origin, next link offset) of the
+/// first `n` user records, from the infimum at 99.
+fn first_records(page: &[u8], n: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 99usize;
+    for _ in 0..n {
+        let rel = u16::from_be_bytes([page[at - 2], page[at - 1]]) as usize;
+        at = (at + rel) % page.len();
+        out.push(at);
+    }
+    out
+}
+
+/// A leaf whose third record links back to the first: a cycle finding on
+/// that page, the walk goes on, every other page is still counted.
+#[test]
+fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let page_no = 5u32;
+    let page = &mut bytes[page_no as usize * PS..(page_no as usize + 1) * PS];
+    let recs = first_records(page, 3);
+    let (first, third) = (recs[0], recs[2]);
+    let rel = ((first + PS - third) % PS) as u16;
+    page[third - 2..third].copy_from_slice(&rel.to_be_bytes());
+    reseal(&mut bytes, PS, page_no);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
+    let a = IndexAnalysis::build(&space).unwrap();
+    let f = find(&a.account.findings, FindingKind::OwnershipMismatch, "cycle")
+        .unwrap_or_else(|| panic!("no cycle finding: {:?}", a.account.findings));
+    assert_eq!(
+        (f.page, f.offset, f.field),
+        (Some(page_no), Some(third), "REC_NEXT")
+    );
+    assert!(
+        f.message
+            .contains(&format!("links back to record {first} after 3 records")),
+        "{f}"
+    );
+    let (stats, walk) = &a.indexes[0];
+    // The other leaves are all still walked and counted.
+    assert_eq!(walk.leaves().len() as u64, stats.leaf_pages);
+    assert!(
+        stats.records > 9000 && stats.records < 10000,
+        "{}",
+        stats.records
+    );
+    let out = support::run(["indexes", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cycle"));
+}
+
+/// A leaf whose `FIL_PAGE_NEXT` points back at the first leaf, and a root
+/// node pointer that points at the root itself: findings naming page and
+/// field; the walk follows node pointers, never loops.
+#[test]
+fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    // Leaves in key order are pages 4, 5, 6, …: page 6's next := 4.
+    let at = 6 * PS + 12;
+    assert_eq!(be32(&bytes, at), 7, "page 6's next leaf should be page 7");
+    bytes[at..at + 4].copy_from_slice(&4u32.to_be_bytes());
+    reseal(&mut bytes, PS, 6);
+    // Root page 3: the second node pointer's child (at origin + 4, after the
+    // 4-byte key) := 3, the root itself.
+    let root = &mut bytes[3 * PS..4 * PS];
+    let second = first_records(root, 2)[1];
+    assert_eq!(
+        be32(root, second + 4),
+        5,
+        "the second node pointer should point at page 5"
+    );
+    root[second + 4..second + 8].copy_from_slice(&3u32.to_be_bytes());
+    reseal(&mut bytes, PS, 3);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
+    let a = IndexAnalysis::build(&space).unwrap();
+    let sibling = find(
+        &a.account.findings,
+        FindingKind::BrokenList,
+        "FIL_PAGE_NEXT is 4",
+    )
+    .unwrap_or_else(|| panic!("no sibling finding: {:?}", a.account.findings));
+    assert_eq!((sibling.page, sibling.field), (Some(6), "FIL_PAGE_NEXT"));
+    let child = find(
+        &a.account.findings,
+        FindingKind::BrokenList,
+        "already reached",
+    )
+    .unwrap_or_else(|| panic!("no node pointer finding: {:?}", a.account.findings));
+    assert_eq!(
+        (child.page, child.offset, child.field),
+        (Some(3), Some(second), "node pointer")
+    );
+    // Page 5 is no longer reached from the root: an orphan.
+    assert!(find(
+        &a.account.findings,
+        FindingKind::OwnershipMismatch,
+        "orphan"
+    )
+    .is_some_and(|f| f.page == Some(5)));
 }

@@ -17,6 +17,7 @@
 
 mod support;
 
+use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::SegmentsReport;
 use innodb_analysis::{PageDetail, PageFilter, PageList, PageRow, Summary};
@@ -2274,4 +2275,112 @@ fn space_structure_of_every_file() {
         4,
     );
     c.finish("space_structure_of_every_file");
+}
+
+/// The B+tree walks against the owners' facts: sakila row counts and heights
+/// in six server versions (the clustered index is the one with the lowest
+/// root page that is no SDI root; every secondary index has one entry per
+/// row too), innodb_ruby's empty `t_empty.ibd` root page, and the ibdNinja
+/// golden leaf-record counts and levels. No walk finds anything.
+#[test]
+fn tree_walks_match_the_owners_facts() {
+    let tables: [(&str, u64, u64); 14] = [
+        ("actor", 200, 1),
+        ("address", 603, 2),
+        ("category", 16, 1),
+        ("city", 600, 2),
+        ("country", 109, 1),
+        ("customer", 599, 2),
+        ("film", 1000, 2),
+        ("film_actor", 5462, 2),
+        ("film_category", 1000, 2),
+        ("film_text", 1000, 2),
+        ("inventory", 4581, 2),
+        ("language", 6, 1),
+        ("staff", 2, 1),
+        ("store", 2, 1),
+    ];
+    let mut c = Checks::default();
+    for dir in ["5.0", "compact", "redundant", "5.7", "8.0", "8.4"] {
+        for (table, rows, height) in tables {
+            if table == "film_text" && !["5.7", "8.0", "8.4"].contains(&dir) {
+                continue;
+            }
+            let label = format!("sakila/{dir}/sakila/{table}.ibd");
+            let space = open(&ruby(&format!("sakila/{dir}/sakila/{table}.ibd")));
+            let a = IndexAnalysis::build(&space).unwrap();
+            c.ok(&label, a.account.findings.is_empty(), || {
+                format!("findings {:?}", a.account.findings)
+            });
+            let mut user: Vec<_> = a
+                .indexes
+                .iter()
+                .map(|(s, _)| s)
+                .filter(|s| s.index_id != SDI_INDEX_ID)
+                .collect();
+            user.sort_by_key(|s| s.root_page);
+            let Some(clustered) = user.first() else {
+                c.ok(&label, false, || "no index".into());
+                continue;
+            };
+            c.eq(&label, "clustered records", clustered.records, rows);
+            c.eq(&label, "clustered levels", clustered.levels, height);
+            for s in &user[1..] {
+                // film_text's FULLTEXT index keeps its entries elsewhere; every
+                // other secondary index holds one entry per row.
+                c.eq(
+                    &label,
+                    &format!("index {} records", s.index_id),
+                    s.records,
+                    rows,
+                );
+            }
+        }
+    }
+
+    // page/index_spec.rb on t_empty.ibd page 3: an empty root.
+    let space = open(&ruby("t_empty.ibd"));
+    let a = IndexAnalysis::build(&space).unwrap();
+    let (root, _) = a
+        .indexes
+        .iter()
+        .find(|(s, _)| s.root_page == 3)
+        .expect("root 3");
+    c.eq("t_empty.ibd", "records", root.records, 0);
+    c.eq("t_empty.ibd", "levels", root.levels, 1);
+    let d = PageDetail::build(&space, 3).unwrap();
+    let r = d.records.expect("records of page 3");
+    c.eq("t_empty.ibd", "free space", r.space.free_bytes, 16252);
+    c.eq("t_empty.ibd", "record space", r.space.data_bytes, 0);
+    c.eq("t_empty.ibd", "used space", 16384 - r.space.free_bytes, 132);
+    c.eq("t_empty.ibd", "records listed", r.records.len(), 0);
+
+    // ibdNinja golden summary: clustered leaf records and levels.
+    let m = manifest();
+    for g in m
+        .tables
+        .iter()
+        .filter(|t| t.header.first().is_some_and(|h| h == "ver") && t.has("page 4 LSN"))
+        .flat_map(Table::rows)
+    {
+        let rel = format!("{}/fixtures/{}.ibd", g.get("ver"), g.get("fixture"));
+        let label = format!("ibdNinja {rel}");
+        let space = open(&ninja(&rel));
+        let a = IndexAnalysis::build(&space).unwrap();
+        c.ok(&label, a.account.findings.is_empty(), || {
+            format!("findings {:?}", a.account.findings)
+        });
+        let Some((primary, _)) = a.indexes.iter().find(|(s, _)| s.root_page == 4) else {
+            c.ok(&label, false, || "no index rooted at page 4".into());
+            continue;
+        };
+        c.eq(
+            &label,
+            "leaf records",
+            primary.records + primary.delete_marked,
+            g.num("leaf recs"),
+        );
+        c.eq(&label, "levels", primary.levels, g.num("levels"));
+    }
+    c.finish("tree_walks_match_the_owners_facts");
 }

@@ -6,6 +6,7 @@ pub mod indexes;
 pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
+pub mod page_records;
 pub mod scan;
 pub mod space_reports;
 pub mod summary;

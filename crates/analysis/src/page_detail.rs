@@ -1,5 +1,6 @@
 //! `page`: every decoded header field of one page, with offsets.
 
+use crate::page_records::PageRecords;
 use crate::summary::verdict_name;
 use innodb_format::checksum::ChecksumVerdict;
 use innodb_format::field::Field;
@@ -8,12 +9,14 @@ use innodb_format::fil_trailer::FilTrailer;
 use innodb_format::flst::FlstNode;
 use innodb_format::fsp_header::FspHeader;
 use innodb_format::index_header::IndexHeader;
+use innodb_format::index_page::IndexPage;
 use innodb_format::inode::{self, Inode};
 use innodb_format::page_compressed::FIL_PAGE_COMP_ALGO;
 use innodb_format::page_type::PageType;
 use innodb_format::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
 use innodb_format::xdes::{self, XdesEntry, XdesState};
-use innodb_space::{Finding, SpaceError, Tablespace};
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
 use serde::Serialize;
 
 /// A titled group of fields (one on-disk structure).
@@ -49,6 +52,9 @@ pub struct PageDetail {
     pub doublewrite_copy: bool,
     /// The decoded structures.
     pub sections: Vec<Section>,
+    /// For index pages: the records, garbage list and directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<PageRecords>,
     /// Problems found on this page.
     pub findings: Vec<Finding>,
 }
@@ -68,6 +74,7 @@ impl PageDetail {
             page: n,
             source,
         };
+        let mut records = None;
         let mut sections = vec![Section {
             title: "FIL header".into(),
             fields: check.fil.fields(vendor, full_crc32),
@@ -127,6 +134,18 @@ impl PageDetail {
                     title: "INDEX page header".into(),
                     fields: h.fields(),
                 });
+                let mut pages = LogicalPages::new(space);
+                let r = PageRecords::new(&mut pages, &IndexPage::new(image, h));
+                findings.extend(r.problems.iter().map(|p| {
+                    Finding::on_page(
+                        FindingKind::OwnershipMismatch,
+                        n,
+                        p.offset,
+                        p.field,
+                        p.message.clone(),
+                    )
+                }));
+                records = Some(r);
             }
             if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
                 if let Ok(Some(d)) = Doublewrite::parse(image) {
@@ -154,6 +173,7 @@ impl PageDetail {
             lsn_consistent: check.lsn_consistent,
             doublewrite_copy: check.doublewrite_copy,
             sections,
+            records,
             findings,
         })
     }

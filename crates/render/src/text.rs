@@ -196,6 +196,9 @@ pub fn page(d: &PageDetail) -> String {
             );
         }
     }
+    if let Some(r) = &d.records {
+        records_block(&mut o, r);
+    }
     if let innodb_format::checksum::ChecksumVerdict::Invalid { stored, computed } =
         &d.checksum_verdict
     {
@@ -249,4 +252,57 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
         }
     }
     o
+}
+
+/// The records of an index page, for `page`.
+fn records_block(o: &mut String, r: &innodb_analysis::page_records::PageRecords) {
+    let _ = writeln!(
+        o,
+        "\nRecords ({:?}): {} in the list, {} in the garbage list; data {} bytes, free {}, garbage {}, fill {:.1}%",
+        r.format,
+        r.records.len(),
+        r.garbage.len(),
+        r.space.data_bytes,
+        r.space.free_bytes,
+        r.space.garbage_bytes,
+        r.fill * 100.0
+    );
+    let _ = writeln!(
+        o,
+        "  {:>6} {:>5} {:<12} {:<8} {:>5} {:>6} {:>8} {:>5}  bytes (hex, first 32)",
+        "origin", "heap", "type", "flags", "owned", "next", "child", "len"
+    );
+    for rec in &r.records {
+        let flags = match (rec.deleted, rec.min_rec) {
+            (true, true) => "del,min",
+            (true, false) => "deleted",
+            (false, true) => "min_rec",
+            (false, false) => "-",
+        };
+        let hex: String = rec.bytes.chars().take(64).collect();
+        let _ = writeln!(
+            o,
+            "  {:>6} {:>5} {:<12} {:<8} {:>5} {:>6} {:>8} {:>5}  {hex}",
+            rec.origin,
+            rec.heap_no,
+            rec.record_type,
+            flags,
+            rec.n_owned,
+            opt(rec.next),
+            opt(rec.child_page),
+            rec.bytes_len
+        );
+    }
+    let list = |v: &[usize]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let _ = writeln!(o, "Garbage list: {}", list(&r.garbage));
+    let _ = writeln!(o, "Directory slots: {}", list(&r.directory));
 }

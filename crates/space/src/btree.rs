@@ -279,8 +279,8 @@ pub fn walk(
                         n,
                         r.origin,
                         "node pointer",
-                        match candidates.first() {
-                            Some(&c) if c < page_count && is_marked(&out.reached, c) => format!(
+                        match candidates.iter().find(|&&c| c < page_count && is_marked(&out.reached, c)) {
+                            Some(&c) => format!(
                                 "node pointer at {} points at page {c}, which the walk already reached (a cycle or a shared child)",
                                 r.origin
                             ),
@@ -381,6 +381,25 @@ fn mark(bits: &mut [u64], n: u32) {
 fn is_marked(bits: &[u64], n: u32) -> bool {
     bits.get(n as usize / 64)
         .is_some_and(|w| w >> (n % 64) & 1 == 1)
+}
+
+/// The child page of node pointer `rec` on `page`: the first place
+/// [`IndexPage::child_candidates`] gives that holds an index page of the
+/// same index one level down. `heap_order`: every record origin of the page, sorted.
+pub fn resolve_child(
+    pages: &mut LogicalPages<'_>,
+    page: &IndexPage<'_>,
+    rec: &innodb_format::record::RecordHeader,
+    heap_order: &[usize],
+) -> Option<u32> {
+    let mut candidates = Vec::new();
+    page.child_candidates(rec, heap_order, &mut candidates);
+    let level = page.header.level.checked_sub(1)?;
+    let page_count = pages.space().page_count();
+    let mut buf = Vec::new();
+    candidates
+        .into_iter()
+        .find(|&c| c < page_count && child_fits(pages, c, page.header.index_id, level, &mut buf))
 }
 
 /// True when page `n` is an index page of `index_id` at `level`.
