@@ -413,11 +413,13 @@ fn child_fits(
     let vendor = pages.space().format().vendor;
     // The header of an uncompressed or ROW_FORMAT=COMPRESSED page is readable
     // in place; a page-compressed one must be inflated first.
-    let raw_ok = pages.space().page(n).ok().and_then(|raw| {
-        let fil = innodb_format::fil_header::FilHeader::parse(raw).ok()?;
+    let head =
+        innodb_format::index_header::PAGE_HEADER + innodb_format::index_header::PAGE_HEADER_SIZE;
+    let raw_ok = pages.read_prefix(n, head, buf).and_then(|()| {
+        let fil = innodb_format::fil_header::FilHeader::parse(buf).ok()?;
         fil.page_type
             .is_index_layout(vendor)
-            .then(|| IndexHeader::parse(raw).ok())
+            .then(|| IndexHeader::parse(buf).ok())
             .flatten()
     });
     let header = match raw_ok {

@@ -8,6 +8,8 @@ use crate::Tablespace;
 pub struct LogicalPages<'a> {
     space: &'a Tablespace,
     checker: PageChecker,
+    /// The physical page last read (reused).
+    raw: Vec<u8>,
 }
 
 /// A page read for the walkers: its check and its logical bytes.
@@ -24,6 +26,7 @@ impl<'a> LogicalPages<'a> {
         LogicalPages {
             space,
             checker: space.checker(),
+            raw: Vec::new(),
         }
     }
 
@@ -43,14 +46,27 @@ impl<'a> LogicalPages<'a> {
     /// Page `n`'s check, with its logical image copied into `buf` (whose
     /// allocation is reused from call to call).
     pub fn read_into(&mut self, n: u32, buf: &mut Vec<u8>) -> Option<PageCheck> {
-        let raw = self.space.page(n).ok()?;
+        let ps = self.space.format().physical_page_size();
+        self.raw.resize(ps, 0);
+        let got = self.space.read_page_prefix(n, &mut self.raw).ok()?;
+        if got < ps {
+            return None;
+        }
         let mut ignored = Vec::new();
-        let check = self.checker.check(n, raw, &mut ignored);
+        let check = self.checker.check(n, &self.raw, &mut ignored);
         buf.clear();
         match (&check.compressed, self.checker.inflated_page()) {
             (Some(_), Some(inflated)) => buf.extend_from_slice(inflated),
-            _ => buf.extend_from_slice(raw),
+            _ => buf.extend_from_slice(&self.raw),
         }
         Some(check)
+    }
+
+    /// The first `len` bytes of page `n` as stored (headers of an
+    /// uncompressed or ROW_FORMAT=COMPRESSED page), into `buf`.
+    pub fn read_prefix(&self, n: u32, len: usize, buf: &mut Vec<u8>) -> Option<()> {
+        buf.resize(len, 0);
+        let got = self.space.read_page_prefix(n, buf).ok()?;
+        (got == len).then_some(())
     }
 }

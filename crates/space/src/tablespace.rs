@@ -210,6 +210,27 @@ impl Tablespace {
         Ok(&self.source.bytes()[start..start + ps])
     }
 
+    /// Reads `buf.len()` bytes of page `n` from its start with a positioned
+    /// read (no memory map: what a walk touches does not stay mapped).
+    /// Returns the bytes read, fewer only at the end of the file.
+    pub fn read_page_prefix(&self, n: u32, buf: &mut [u8]) -> Result<usize, SpaceError> {
+        let ps = self.format.physical_page_size() as u64;
+        if n >= self.page_count {
+            return Err(SpaceError::NoSuchPage {
+                path: self.path.clone(),
+                page: n.into(),
+                page_count: self.page_count,
+            });
+        }
+        let len = buf.len().min(ps as usize);
+        self.source
+            .read_at(u64::from(n) * ps, &mut buf[..len])
+            .map_err(|source| SpaceError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
     /// Calls `f` with every page in `first..=last` (clamped to the file), in
     /// file order, with the page's physical bytes, or with the error that
     /// reading it gave (a bad sector stops nothing: the pages after it are
