@@ -7,8 +7,10 @@
 
 mod support;
 
+use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_analysis::tree_report::TreeReport;
 use innodb_analysis::{PageFilter, PageList, Summary};
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
@@ -613,4 +615,169 @@ fn page_detail_shows_every_segment_and_descriptor() {
         );
         assert_eq!(shown, expected, "{label}: XDES entries on page 0");
     }
+}
+
+/// Every index of every fixture table walked from its root: its leaf-level
+/// records that are not delete-marked are the table's `COUNT(*)` (one per
+/// row for a secondary index too), at every page size, in REDUNDANT,
+/// page-compressed and every KEY_BLOCK_SIZE; its leaf pages are the ones
+/// innochecksum counts and its size the server's `size`; no walk and no page
+/// check finds anything.
+#[test]
+fn index_walks_count_the_rows_the_server_counted() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut problems = Vec::new();
+    let mut indexes = 0;
+    for f in fixture_files(&dir, fresh) {
+        let label = format!("{}/{}", f.config, f.name);
+        let space = open(&f.gz);
+        let a = IndexAnalysis::build(&space).unwrap_or_else(|e| panic!("{label}: {e:?}"));
+        if !a.account.findings.is_empty() {
+            problems.push(format!(
+                "{label}: findings {:?}",
+                &a.account.findings[..a.account.findings.len().min(3)]
+            ));
+        }
+        let segments = SegmentsReport::new(&space, &a.account);
+        for (stats, walk) in &a.indexes {
+            let seg = segments
+                .indexes
+                .iter()
+                .find(|r| r.root_page == stats.root_page)
+                .unwrap();
+            if stats.leaf_pages != seg.leaf_pages || stats.size_pages != seg.size_pages {
+                problems.push(format!(
+                    "{label}: index {}: walk found {} leaf pages (segments hold {}), size {} ({})",
+                    stats.index_id,
+                    stats.leaf_pages,
+                    seg.leaf_pages,
+                    stats.size_pages,
+                    seg.size_pages
+                ));
+            }
+            if walk.leaves().len() as u64 != stats.leaf_pages {
+                problems.push(format!(
+                    "{label}: index {}: leaf chain length",
+                    stats.index_id
+                ));
+            }
+        }
+        let Some(table) = table_truth(&f) else {
+            continue;
+        };
+        let count = table["count"].as_u64().unwrap();
+        let space_id = u64::from(space.space_id());
+        for t in f.config_truth["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["space_id"].as_u64() == Some(space_id))
+        {
+            let id = t["index_id"].as_u64().unwrap();
+            let Some((stats, _)) = a.indexes.iter().find(|(s, _)| s.index_id == id) else {
+                problems.push(format!("{label}: index {id} not walked"));
+                continue;
+            };
+            indexes += 1;
+            if stats.records != count || stats.delete_marked != 0 {
+                problems.push(format!(
+                    "{label}: index {id} ({}): {} records, {} delete-marked; COUNT(*) = {count}",
+                    t["name"], stats.records, stats.delete_marked
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        indexes >= if fresh { 10 } else { 89 },
+        "only {indexes} indexes compared"
+    );
+}
+
+/// `indexes` (JSON) and `tree` (text) pinned: two indexes at every page
+/// size, REDUNDANT, and every KEY_BLOCK_SIZE.
+#[test]
+fn index_report_snapshots() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let files: Vec<FixtureFile> = fixture_files(&support::fixtures_dir(), false)
+        .into_iter()
+        .filter(|f| {
+            f.name.contains("t_sec_before")
+                || f.name.contains("t_zip")
+                || f.name.contains("t_redundant")
+        })
+        .collect();
+    assert!(files.len() >= 29, "only {} files picked", files.len());
+    settings.bind(|| {
+        for f in files {
+            let space = open(&f.gz);
+            let name = format!("{}__{}", f.config, f.name.replace('/', "__"));
+            let a = IndexAnalysis::build(&space).unwrap();
+            let mut r = IndexesReport::new(&space, &a);
+            r.header.file = display_name(&f);
+            insta::assert_snapshot!(format!("indexes@{name}"), innodb_render::json::render(&r));
+            let first = r.indexes.first().expect("an index").index_id;
+            let mut t = TreeReport::build(&space, first, None).unwrap();
+            t.header.file = display_name(&f);
+            insta::assert_snapshot!(format!("tree@{name}"), innodb_render::space_text::tree(&t));
+        }
+    });
+}
+
+/// ROW_FORMAT=COMPRESSED pages rebuilt into logical pages: walking the
+/// clustered index of every `t_zip*` fixture (KEY_BLOCK_SIZE 1–16 at 4k,
+/// 8k and 16k) gives the primary keys 1..=10000 in order, read from the
+/// rebuilt records (the first field, an INT with its sign bit flipped), and
+/// every page's bytes add up: header, stream, log, free and trailer.
+#[test]
+fn compressed_pages_rebuild_every_row_in_key_order() {
+    let mut checked = 0;
+    for f in fixture_files(&support::fixtures_dir(), false)
+        .into_iter()
+        .filter(|f| f.name.contains("t_zip"))
+    {
+        let label = format!("{}/{}", f.config, f.name);
+        let space = open(&f.gz);
+        let physical = space.format().physical_page_size();
+        let mut keys: Vec<u32> = Vec::new();
+        let mut clustered = None;
+        let mut pages = 0;
+        let a = IndexAnalysis::build_with(&space, |index_id, v| {
+            let z = v
+                .zip
+                .unwrap_or_else(|| panic!("{label}: page {} not rebuilt", v.page_no));
+            assert_eq!(
+                94 + z.stream_bytes + z.mlog_bytes + z.free_bytes + z.trailer_bytes,
+                physical,
+                "{label}: page {} bytes",
+                v.page_no
+            );
+            pages += 1;
+            if v.page.header.level != 0 {
+                return;
+            }
+            // The clustered index has the lowest id: it is created first, and
+            // the walks go in index id order.
+            if *clustered.get_or_insert(index_id) != index_id {
+                return;
+            }
+            for r in &v.records.records {
+                let b = &v.page.bytes()[r.origin..r.origin + 4];
+                keys.push(u32::from_be_bytes([b[0] ^ 0x80, b[1], b[2], b[3]]));
+            }
+        })
+        .unwrap();
+        assert!(
+            a.account.findings.is_empty(),
+            "{label}: {:?}",
+            a.account.findings
+        );
+        let expected: Vec<u32> = (1..=10000).collect();
+        assert_eq!(keys, expected, "{label}: clustered keys");
+        assert!(pages > 10, "{label}: {pages} pages");
+        checked += 1;
+    }
+    assert_eq!(checked, 17, "t_zip files checked");
 }

@@ -60,6 +60,28 @@ pub struct LeafLocality {
     pub extent_switches_per_1000_leaves: f64,
 }
 
+/// How the pages of a ROW_FORMAT=COMPRESSED index use their bytes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CompressionStats {
+    /// Physical (zip) page size.
+    pub physical_page_size: usize,
+    /// Pages read.
+    pub pages: u64,
+    /// Bytes of zlib streams, summed.
+    pub stream_bytes: u64,
+    /// Bytes of modification logs, summed.
+    pub mlog_bytes: u64,
+    /// Free bytes between log and trailer, summed.
+    pub free_bytes: u64,
+    /// Bytes stored uncompressed at page ends, summed.
+    pub trailer_bytes: u64,
+    /// Records whose data only the modification log holds.
+    pub logged_records: u64,
+    /// Record bytes of the logical pages per byte of stream and log:
+    /// how well the records compress.
+    pub compression_ratio: f64,
+}
+
 /// One index.
 #[derive(Debug, Clone, Serialize)]
 pub struct IndexStats {
@@ -90,6 +112,9 @@ pub struct IndexStats {
     pub level_stats: Vec<LevelStats>,
     /// Leaf-chain locality.
     pub locality: LeafLocality,
+    /// For a ROW_FORMAT=COMPRESSED index: how its pages use their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compressed: Option<CompressionStats>,
     /// Problems the walk found.
     pub findings: usize,
 }
@@ -130,12 +155,26 @@ impl IndexAnalysis {
         let roots = roots(&map);
         let mut pages = LogicalPages::new(space);
         let extent = map.extent_size;
+        let physical = space.format().physical_page_size();
         let mut walked = Vec::with_capacity(roots.len());
         for (index_id, root) in roots {
             let mut levels: Vec<LevelStats> = Vec::new();
             let mut metadata = 0u64;
+            let mut zip: Option<CompressionStats> = None;
             let walk = btree::walk(&mut pages, root, |v| {
                 each(index_id, v);
+                if let Some(z) = v.zip {
+                    let c = zip.get_or_insert_with(|| CompressionStats {
+                        physical_page_size: physical,
+                        ..CompressionStats::default()
+                    });
+                    c.pages += 1;
+                    c.stream_bytes += z.stream_bytes as u64;
+                    c.mlog_bytes += z.mlog_bytes as u64;
+                    c.free_bytes += z.free_bytes as u64;
+                    c.trailer_bytes += z.trailer_bytes as u64;
+                    c.logged_records += z.logged_records as u64;
+                }
                 let h = &v.page.header;
                 let space_use = v.page.space();
                 let i = match levels.iter().position(|l| l.level == h.level) {
@@ -180,6 +219,9 @@ impl IndexAnalysis {
             let (data, usable) = levels
                 .iter()
                 .fold((0, 0), |(d, u), l| (d + l.data_bytes, u + l.usable_bytes));
+            if let Some(c) = zip.as_mut() {
+                c.compression_ratio = ratio(data, c.stream_bytes + c.mlog_bytes);
+            }
             let stats = IndexStats {
                 index_id: walk.index_id,
                 root_page: root,
@@ -194,6 +236,7 @@ impl IndexAnalysis {
                 fill: ratio(data, usable),
                 level_stats: levels,
                 locality: locality(walk.leaves(), extent),
+                compressed: zip,
                 findings: walk.findings.len(),
             };
             walked.push((stats, walk));

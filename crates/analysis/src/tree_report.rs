@@ -39,6 +39,9 @@ pub struct TreePage {
     pub prev: Option<u32>,
     /// See `prev`.
     pub next: Option<u32>,
+    /// For a ROW_FORMAT=COMPRESSED page: stream, log, free and trailer bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zip: Option<innodb_format::page_zip::ZipSpace>,
 }
 
 /// The `tree` report.
@@ -137,6 +140,7 @@ impl TreeReport {
                 min_key_bytes,
                 prev: link(v.check.fil.prev),
                 next: link(v.check.fil.next),
+                zip: v.zip,
             });
         });
         Ok(TreeReport {

@@ -23,6 +23,7 @@ pub mod index_page;
 pub mod inode;
 pub mod page_compressed;
 pub mod page_type;
+pub mod page_zip;
 pub mod record;
 pub mod rseg_array;
 pub mod space_format;

@@ -352,6 +352,33 @@ pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
             per_level.join(" / ")
         );
     }
+    if r.indexes.iter().any(|i| i.compressed.is_some()) {
+        let _ = writeln!(
+            o,
+            "\nROW_FORMAT=COMPRESSED pages (bytes summed over the index's pages)"
+        );
+        let _ = writeln!(
+            o,
+            "{:>10} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>7}",
+            "index_id", "zip", "pages", "stream", "mlog", "free", "trailer", "logged", "ratio"
+        );
+        for i in &r.indexes {
+            let Some(c) = &i.compressed else { continue };
+            let _ = writeln!(
+                o,
+                "{:>10} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>6.2}x",
+                i.index_id,
+                c.physical_page_size,
+                c.pages,
+                c.stream_bytes,
+                c.mlog_bytes,
+                c.free_bytes,
+                c.trailer_bytes,
+                c.logged_records,
+                c.compression_ratio
+            );
+        }
+    }
     let _ = writeln!(o, "\nLeaf chain (key order on disk)");
     let _ = writeln!(
         o,
@@ -394,9 +421,18 @@ pub fn tree(r: &innodb_analysis::tree_report::TreeReport) -> String {
         "level", "page", "records", "deleted", "data", "free", "garbage", "fill"
     );
     for p in &r.pages {
+        let zip = p
+            .zip
+            .map(|z| {
+                format!(
+                    "  zip: stream {} mlog {} free {}",
+                    z.stream_bytes, z.mlog_bytes, z.free_bytes
+                )
+            })
+            .unwrap_or_default();
         let _ = writeln!(
             o,
-            "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>5.1}%  {}",
+            "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>5.1}%  {}{zip}",
             p.level,
             p.page,
             p.records,

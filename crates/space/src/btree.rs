@@ -30,6 +30,8 @@ pub struct PageVisit<'p> {
     pub garbage_records: usize,
     /// Problems the page's own checks found (already findings).
     pub problems: usize,
+    /// For a ROW_FORMAT=COMPRESSED page: how its physical bytes are used.
+    pub zip: Option<innodb_format::page_zip::ZipSpace>,
 }
 
 /// The pages of one level in key order.
@@ -118,6 +120,17 @@ pub fn walk(
                 ));
                 continue;
             };
+            if let Some(Err(e)) = pages.last_zip() {
+                out.findings.push(Finding::on_page(
+                    FindingKind::Decompression,
+                    n,
+                    innodb_format::page_zip::PAGE_DATA,
+                    "ROW_FORMAT=COMPRESSED page",
+                    format!("the compressed page cannot be rebuilt: {e}"),
+                ));
+                continue;
+            }
+            let zip = pages.last_zip().and_then(|z| z.as_ref().ok()).copied();
             let header = match (check.page_type.is_index_layout(vendor) && !check.all_zero)
                 .then(|| IndexHeader::parse(&buf))
             {
@@ -237,6 +250,7 @@ pub fn walk(
                 records: &list,
                 garbage_records: free.len(),
                 problems: n_problems,
+                zip,
             });
             if header.level == 0 {
                 continue;

@@ -3,6 +3,8 @@
 
 use crate::page_check::{PageCheck, PageChecker};
 use crate::Tablespace;
+use innodb_format::page_zip::{ZipInflater, ZipPage, ZipSpace};
+use innodb_format::FormatError;
 
 /// Reads pages of one tablespace one at a time, as logical images.
 pub struct LogicalPages<'a> {
@@ -10,6 +12,10 @@ pub struct LogicalPages<'a> {
     checker: PageChecker,
     /// The physical page last read (reused).
     raw: Vec<u8>,
+    /// Inflater for ROW_FORMAT=COMPRESSED pages.
+    zip: ZipInflater,
+    /// How the last compressed page's bytes are used, or why it could not be rebuilt.
+    last_zip: Option<Result<ZipSpace, FormatError>>,
 }
 
 /// A page read for the walkers: its check and its logical bytes.
@@ -27,6 +33,8 @@ impl<'a> LogicalPages<'a> {
             space,
             checker: space.checker(),
             raw: Vec::new(),
+            zip: ZipInflater::new(),
+            last_zip: None,
         }
     }
 
@@ -54,12 +62,32 @@ impl<'a> LogicalPages<'a> {
         }
         let mut ignored = Vec::new();
         let check = self.checker.check(n, &self.raw, &mut ignored);
+        self.last_zip = None;
+        let format = self.space.format();
+        if format.is_zip() && check.page_type.is_index_layout(format.vendor) && !check.all_zero {
+            // A ROW_FORMAT=COMPRESSED index page: rebuild the logical page.
+            let rebuilt = ZipPage::parse(&self.raw, format.logical_page_size())
+                .and_then(|z| z.decompress(&mut self.zip, buf));
+            if rebuilt.is_err() {
+                buf.clear();
+                buf.extend_from_slice(&self.raw);
+            }
+            self.last_zip = Some(rebuilt);
+            return Some(check);
+        }
         buf.clear();
         match (&check.compressed, self.checker.inflated_page()) {
             (Some(_), Some(inflated)) => buf.extend_from_slice(inflated),
             _ => buf.extend_from_slice(&self.raw),
         }
         Some(check)
+    }
+
+    /// For the last page read, when it was a ROW_FORMAT=COMPRESSED index
+    /// page: how its bytes are used, or why it could not be rebuilt (its
+    /// image is then the physical page).
+    pub fn last_zip(&self) -> Option<&Result<ZipSpace, FormatError>> {
+        self.last_zip.as_ref()
     }
 
     /// The first `len` bytes of page `n` as stored (headers of an
