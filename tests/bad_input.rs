@@ -452,6 +452,8 @@ fn every_command(file: &Path, extra: &[&str]) -> Vec<Vec<OsString>> {
             vec![OsStr::new("extents"), f],
             vec![OsStr::new("segments"), f],
             vec![OsStr::new("waste"), f],
+            vec![OsStr::new("indexes"), f],
+            vec![OsStr::new("fill"), f],
         ] {
             let mut args = with_format(json, &cmd);
             args.extend(extra.iter().map(OsString::from));
