@@ -1054,31 +1054,34 @@ fn innodb_ruby_spec_files_match() {
     c.finish("innodb_ruby_spec_files_match");
 }
 
+/// innodb_ruby's sakila tables: (table, rows, clustered B-tree height), from
+/// its spec data README: "actor 200, address 603, category 16, city 600,
+/// country 109, customer 599, film 1000, film_actor 5462, film_category
+/// 1000, film_text 1000 (5.7/8.0/8.4 only), inventory 4581, language 6,
+/// staff 2, store 2. B-tree heights: address, city, customer, film,
+/// film_actor, film_category, film_text, inventory = 2 levels; the others = 1."
+const SAKILA_TABLES: [(&str, u64, usize); 14] = [
+    ("actor", 200, 1),
+    ("address", 603, 2),
+    ("category", 16, 1),
+    ("city", 600, 2),
+    ("country", 109, 1),
+    ("customer", 599, 2),
+    ("film", 1000, 2),
+    ("film_actor", 5462, 2),
+    ("film_category", 1000, 2),
+    ("film_text", 1000, 2),
+    ("inventory", 4581, 2),
+    ("language", 6, 1),
+    ("staff", 2, 1),
+    ("store", 2, 1),
+];
+
 /// Sakila row counts and B-tree heights per version directory, the staff
 /// BLOB pages, and the 5.7 SPATIAL index.
 #[test]
 fn sakila_row_counts_heights_and_blob_pages() {
-    // "actor 200, address 603, category 16, city 600, country 109, customer
-    // 599, film 1000, film_actor 5462, film_category 1000, film_text 1000
-    // (5.7/8.0/8.4 only), inventory 4581, language 6, staff 2, store 2.
-    // B-tree heights: address, city, customer, film, film_actor,
-    // film_category, film_text, inventory = 2 levels; the others = 1."
-    let tables: [(&str, u64, usize); 14] = [
-        ("actor", 200, 1),
-        ("address", 603, 2),
-        ("category", 16, 1),
-        ("city", 600, 2),
-        ("country", 109, 1),
-        ("customer", 599, 2),
-        ("film", 1000, 2),
-        ("film_actor", 5462, 2),
-        ("film_category", 1000, 2),
-        ("film_text", 1000, 2),
-        ("inventory", 4581, 2),
-        ("language", 6, 1),
-        ("staff", 2, 1),
-        ("store", 2, 1),
-    ];
+    let tables = SAKILA_TABLES;
     let mut c = Checks::default();
     for dir in ["5.0", "compact", "redundant", "5.7", "8.0", "8.4"] {
         for (table, rows_expected, height) in tables {
@@ -2284,22 +2287,7 @@ fn space_structure_of_every_file() {
 /// golden leaf-record counts and levels. No walk finds anything.
 #[test]
 fn tree_walks_match_the_owners_facts() {
-    let tables: [(&str, u64, u64); 14] = [
-        ("actor", 200, 1),
-        ("address", 603, 2),
-        ("category", 16, 1),
-        ("city", 600, 2),
-        ("country", 109, 1),
-        ("customer", 599, 2),
-        ("film", 1000, 2),
-        ("film_actor", 5462, 2),
-        ("film_category", 1000, 2),
-        ("film_text", 1000, 2),
-        ("inventory", 4581, 2),
-        ("language", 6, 1),
-        ("staff", 2, 1),
-        ("store", 2, 1),
-    ];
+    let tables = SAKILA_TABLES;
     let mut c = Checks::default();
     for dir in ["5.0", "compact", "redundant", "5.7", "8.0", "8.4"] {
         for (table, rows, height) in tables {
@@ -2324,7 +2312,7 @@ fn tree_walks_match_the_owners_facts() {
                 continue;
             };
             c.eq(&label, "clustered records", clustered.records, rows);
-            c.eq(&label, "clustered levels", clustered.levels, height);
+            c.eq(&label, "clustered levels", clustered.levels, height as u64);
             for s in &user[1..] {
                 // film_text's FULLTEXT index keeps its entries elsewhere; every
                 // other secondary index holds one entry per row.

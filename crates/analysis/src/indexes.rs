@@ -152,7 +152,7 @@ impl IndexAnalysis {
         mut each: impl FnMut(u64, &PageVisit<'_>),
     ) -> Result<IndexAnalysis, NoSpaceMap> {
         let map = SpaceMap::read(space)?;
-        let roots = roots(&map);
+        let roots = map.index_roots();
         let mut pages = LogicalPages::new(space);
         let extent = map.extent_size;
         let physical = space.format().physical_page_size();
@@ -284,28 +284,6 @@ fn ratio(a: u64, b: u64) -> f64 {
     } else {
         (a as f64 / b as f64 * 10000.0).round() / 10000.0
     }
-}
-
-/// Every index root that names its segments: (index id, root page).
-fn roots(map: &SpaceMap) -> Vec<(u64, u32)> {
-    let mut out: Vec<(u64, u32)> = map
-        .segments
-        .iter()
-        .filter_map(|s| match s.owner {
-            innodb_space::segment::SegmentOwner::IndexNonLeaf {
-                index_id,
-                root_page,
-            }
-            | innodb_space::segment::SegmentOwner::IndexLeaf {
-                index_id,
-                root_page,
-            } => Some((index_id, root_page)),
-            _ => None,
-        })
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
 }
 
 /// Leaf-chain locality of leaves in key order.

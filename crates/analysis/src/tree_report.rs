@@ -5,7 +5,6 @@ use crate::space_reports::{header, SpaceHeader};
 use innodb_format::record::RecordType;
 use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::segment::SegmentOwner;
 use innodb_space::space_map::{NoSpaceMap, SpaceMap};
 use innodb_space::{Finding, Tablespace};
 use serde::Serialize;
@@ -77,23 +76,7 @@ impl TreeReport {
         level: Option<u16>,
     ) -> Result<TreeReport, NoTree> {
         let map = SpaceMap::read(space).map_err(NoTree::NoSpaceMap)?;
-        let mut ids: Vec<(u64, u32)> = map
-            .segments
-            .iter()
-            .filter_map(|s| match s.owner {
-                SegmentOwner::IndexLeaf {
-                    index_id,
-                    root_page,
-                }
-                | SegmentOwner::IndexNonLeaf {
-                    index_id,
-                    root_page,
-                } => Some((index_id, root_page)),
-                _ => None,
-            })
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = map.index_roots();
         let Some(&(_, root)) = ids.iter().find(|(id, _)| *id == index_id) else {
             return Err(NoTree::NoSuchIndex(
                 ids.into_iter().map(|(id, _)| id).collect(),

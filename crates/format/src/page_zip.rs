@@ -334,16 +334,7 @@ impl<'a> ZipPage<'a> {
             write_heap_status(out, rec, heap_status);
             heap_status += 1 << 3;
             next_out = rec;
-            rec_offsets(
-                &index,
-                !leaf,
-                |i| {
-                    rec.checked_sub(REC_N_NEW_EXTRA_BYTES + 1 + i)
-                        .and_then(|a| out.get(a).copied())
-                },
-                &mut offs,
-            )
-            .ok_or_else(|| bad("record", rec, "null flags and lengths do not fit the page"))?;
+            page_offsets(&index, !leaf, out, rec, &mut offs)?;
             let end = rec + offs.data();
             if end > size - 8 {
                 return Err(bad("record", rec, "record runs past the page"));
@@ -426,16 +417,7 @@ impl<'a> ZipPage<'a> {
             .collect();
         let mut externs = storage.saturating_sub(n_dense * TRX);
         for &rec in &recs {
-            rec_offsets(
-                &index,
-                !leaf,
-                |i| {
-                    rec.checked_sub(REC_N_NEW_EXTRA_BYTES + 1 + i)
-                        .and_then(|a| out.get(a).copied())
-                },
-                &mut offs,
-            )
-            .ok_or_else(|| bad("record", rec, "null flags and lengths do not fit the page"))?;
+            page_offsets(&index, !leaf, out, rec, &mut offs)?;
             let end = rec + offs.data();
             if end > size {
                 return Err(bad("record", rec, "record runs past the page"));
@@ -627,6 +609,26 @@ fn rec_offsets(
     Some(())
 }
 
+/// Field ends of the record at `rec` of the page being rebuilt.
+fn page_offsets(
+    index: &ZipIndex,
+    node_ptr: bool,
+    out: &[u8],
+    rec: usize,
+    offs: &mut Offsets,
+) -> Result<(), FormatError> {
+    rec_offsets(
+        index,
+        node_ptr,
+        |i| {
+            rec.checked_sub(REC_N_NEW_EXTRA_BYTES + 1 + i)
+                .and_then(|a| out.get(a).copied())
+        },
+        offs,
+    )
+    .ok_or_else(|| bad("record", rec, "null flags and lengths do not fit the page"))
+}
+
 /// Applies the modification log (`page_zip_apply_log`); returns where it ends
 /// (after its end marker) and how many records it wrote.
 #[allow(clippy::too_many_arguments)]
@@ -690,16 +692,7 @@ fn apply_log(
         logged += 1;
         if val & 1 != 0 {
             // The record was deleted: clear its data.
-            rec_offsets(
-                index,
-                !leaf,
-                |i| {
-                    rec.checked_sub(REC_N_NEW_EXTRA_BYTES + 1 + i)
-                        .and_then(|a| out.get(a).copied())
-                },
-                offs,
-            )
-            .ok_or_else(|| fail(at, "cannot size a cleared record".into()))?;
+            page_offsets(index, !leaf, out, rec, offs)?;
             let end = (rec + offs.data()).min(out.len());
             out[rec..end].fill(0);
             continue;

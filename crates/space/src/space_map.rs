@@ -357,6 +357,29 @@ impl SpaceMap {
         self.fragment_owner.get(&n).copied()
     }
 
+    /// Every index root that names its segments: (index id, root page),
+    /// sorted.
+    pub fn index_roots(&self) -> Vec<(u64, u32)> {
+        let mut out: Vec<(u64, u32)> = self
+            .segments
+            .iter()
+            .filter_map(|s| match s.owner {
+                crate::segment::SegmentOwner::IndexNonLeaf {
+                    index_id,
+                    root_page,
+                }
+                | crate::segment::SegmentOwner::IndexLeaf {
+                    index_id,
+                    root_page,
+                } => Some((index_id, root_page)),
+                _ => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The segment with id `id`.
     pub fn segment_by_id(&self, id: u64) -> Option<usize> {
         self.segments.iter().position(|s| s.id == id)
