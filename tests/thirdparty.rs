@@ -19,6 +19,7 @@ mod support;
 
 use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::ownership::SpaceAccount;
+use innodb_analysis::sdi_report::SdiReport;
 use innodb_analysis::space_reports::SegmentsReport;
 use innodb_analysis::{PageDetail, PageFilter, PageList, PageRow, Summary};
 use innodb_space::segment::SegmentOwner;
@@ -2432,4 +2433,91 @@ fn every_file_walks_without_a_finding() {
         "{stale} files with stale pages: the header-scan check covers too few"
     );
     c.finish("every_file_walks_without_a_finding");
+}
+
+/// `sdi` on every MySQL 8.0+ tablespace: every SDI object inflates to JSON
+/// whose `mysqld_version_id` is the server version the MANIFEST gives the
+/// file; sakila's 8.0 and 8.4 tables are named as their files, with their
+/// tablespace `sakila/<table>`; idb-utils' `standard` table is there.
+#[test]
+fn sdi_of_every_mysql8_file() {
+    let m = manifest();
+    let mut c = Checks::default();
+    let mut files = 0;
+    for row in m.ibd_rows() {
+        let Some(version) = mysql_version_id(&row) else {
+            continue;
+        };
+        let label = row.label();
+        let space = open(&row.file());
+        let r = match SdiReport::build(&space) {
+            Ok(r) => r,
+            Err(e) => {
+                c.ok(&label, false, || format!("no SDI: {e:?}"));
+                continue;
+            }
+        };
+        files += 1;
+        c.ok(&label, r.findings.is_empty(), || {
+            format!("findings {:?}", r.findings)
+        });
+        c.ok(&label, !r.records.is_empty(), || "no SDI object".into());
+        // ibdNinja's `ddl_test.ibd` is an upgrade fixture: its table was
+        // altered by a newer server than the one that created the file, and
+        // its table SDI says so.
+        let upgraded = row.get("path").ends_with("ddl_test.ibd");
+        for e in &r.records {
+            let ours = e.object["mysqld_version_id"].as_u64();
+            if upgraded {
+                c.ok(&label, ours.is_some_and(|v| v >= version), || {
+                    format!(
+                        "SDI {} {}: version {ours:?} older than {version}",
+                        e.sdi_type, e.id
+                    )
+                });
+            } else {
+                c.eq(
+                    &label,
+                    &format!("SDI {} {} mysqld_version_id", e.sdi_type, e.id),
+                    ours,
+                    Some(version),
+                );
+            }
+        }
+        let path = row.get("path");
+        if let Some(table) = path
+            .strip_prefix("spec/data/sakila/8.0/sakila/")
+            .or_else(|| path.strip_prefix("spec/data/sakila/8.4/sakila/"))
+            .and_then(|t| t.strip_suffix(".ibd"))
+            .filter(|t| !t.starts_with("fts_"))
+        {
+            let name = |t: u32| {
+                r.records
+                    .iter()
+                    .find(|e| e.sdi_type == t)
+                    .and_then(|e| e.object["dd_object"]["name"].as_str().map(str::to_string))
+            };
+            c.eq(&label, "table name", name(1), Some(table.to_string()));
+            c.eq(
+                &label,
+                "tablespace name",
+                name(2),
+                Some(format!("sakila/{table}")),
+            );
+        }
+    }
+    assert!(files >= 50, "only {files} MySQL 8.0+ files");
+    let standard = support::thirdparty_dir().join("ringo380__idb-utils/tests/fixtures");
+    let mut found = false;
+    for f in support::files_below(&standard, "standard.ibd") {
+        let r = SdiReport::build(&open(&f)).unwrap();
+        found |= r
+            .records
+            .iter()
+            .any(|e| e.sdi_type == 1 && e.object["dd_object"]["name"] == "standard");
+    }
+    c.ok("idb-utils standard.ibd", found, || {
+        "no SDI table named standard".into()
+    });
+    c.finish("sdi_of_every_mysql8_file");
 }

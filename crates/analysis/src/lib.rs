@@ -8,6 +8,7 @@ pub mod page_detail;
 pub mod page_list;
 pub mod page_records;
 pub mod scan;
+pub mod sdi_report;
 pub mod space_reports;
 pub mod summary;
 pub mod tree_report;

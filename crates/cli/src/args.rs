@@ -106,6 +106,11 @@ pub enum Command {
         /// The tablespace file.
         file: PathBuf,
     },
+    /// The Serialized Dictionary Information of a MySQL 8.0+ tablespace (as ibd2sdi prints it).
+    Sdi {
+        /// The tablespace file.
+        file: PathBuf,
+    },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {
         /// The tablespace files.

@@ -6,6 +6,7 @@ use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
+use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
@@ -196,6 +197,18 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 )),
             })?;
             emit_report(cli.format, &r, space_text::tree);
+            Ok(0)
+        }
+        Command::Sdi { file } => {
+            let space = open(file)?;
+            let r = SdiReport::build(&space).map_err(|e| match e {
+                NoSdi::NoSpaceMap(e) => no_map(&space, e),
+                NoSdi::NoSdiIndex => CliError::Usage(format!(
+                    "{}: no SDI index: only MySQL 8.0 and later keep the dictionary in the tablespace",
+                    space.path().display()
+                )),
+            })?;
+            emit_report(cli.format, &r, space_text::sdi);
             Ok(0)
         }
         Command::Checksum { files } => {

@@ -26,6 +26,7 @@ pub mod page_type;
 pub mod page_zip;
 pub mod record;
 pub mod rseg_array;
+pub mod sdi;
 pub mod space_format;
 pub mod trx_rseg;
 pub mod trx_sys;

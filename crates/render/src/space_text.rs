@@ -488,3 +488,16 @@ pub fn fill(r: &innodb_analysis::indexes::IndexesReport) -> String {
     findings_block(&mut o, &r.findings);
     o
 }
+
+/// The `sdi` report as text: the SDI objects as a JSON array (the shape of
+/// `ibd2sdi`'s output), then the findings.
+pub fn sdi(r: &innodb_analysis::sdi_report::SdiReport) -> String {
+    let mut o = crate::json::render(&r.records);
+    if !o.ends_with('\n') {
+        o.push('\n');
+    }
+    if !r.findings.is_empty() {
+        crate::text::findings_block(&mut o, &r.findings, None);
+    }
+    o
+}
