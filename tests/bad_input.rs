@@ -454,6 +454,7 @@ fn every_command(file: &Path, extra: &[&str]) -> Vec<Vec<OsString>> {
             vec![OsStr::new("waste"), f],
             vec![OsStr::new("indexes"), f],
             vec![OsStr::new("fill"), f],
+            vec![OsStr::new("count"), f],
         ] {
             let mut args = with_format(json, &cmd);
             args.extend(extra.iter().map(OsString::from));

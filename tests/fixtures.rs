@@ -7,6 +7,7 @@
 
 mod support;
 
+use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
@@ -780,4 +781,59 @@ fn compressed_pages_rebuild_every_row_in_key_order() {
         checked += 1;
     }
     assert_eq!(checked, 17, "t_zip files checked");
+}
+
+/// `count` on every fixture table: the exact count is the server's
+/// `COUNT(*)` for every index, every estimate comes from the pages sampled,
+/// and with more leaves than samples the sampled estimate of the clustered
+/// index is within 25% of the exact count (the server's own `n_rows`
+/// estimate is recorded in the truth for comparison in the docs).
+#[test]
+fn count_gives_count_star_and_sampled_estimates() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut problems = Vec::new();
+    for f in fixture_files(&dir, fresh) {
+        let Some(table) = table_truth(&f) else {
+            continue;
+        };
+        let label = format!("{}/{}", f.config, f.name);
+        let count = table["count"].as_u64().unwrap();
+        let space = open(&f.gz);
+        let r = CountReport::build(&space, 20, 1).unwrap();
+        let space_id = u64::from(space.space_id());
+        let ids: Vec<u64> = f.config_truth["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["space_id"].as_u64() == Some(space_id))
+            .map(|i| i["index_id"].as_u64().unwrap())
+            .collect();
+        for i in r.indexes.iter().filter(|i| ids.contains(&i.index_id)) {
+            if i.exact_rows != count {
+                problems.push(format!(
+                    "{label}: index {}: exact {} != COUNT(*) {count}",
+                    i.index_id, i.exact_rows
+                ));
+            }
+            if i.sampled_pages != 20 {
+                problems.push(format!(
+                    "{label}: index {}: {} dives reached a leaf",
+                    i.index_id, i.sampled_pages
+                ));
+            }
+        }
+        let clustered = r
+            .indexes
+            .iter()
+            .filter(|i| ids.contains(&i.index_id))
+            .min_by_key(|i| i.index_id)
+            .unwrap();
+        if clustered.leaf_pages > 20 && clustered.estimate_error_percent.abs() > 25.0 {
+            problems.push(format!(
+                "{label}: sampled estimate {} is {}% off",
+                clustered.estimated_rows, clustered.estimate_error_percent
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -2,6 +2,7 @@
 //! `Serialize`, produced by one pass over the pages, rendered elsewhere.
 
 pub mod checksum_report;
+pub mod count_report;
 pub mod indexes;
 pub mod ownership;
 pub mod page_detail;

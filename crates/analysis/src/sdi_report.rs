@@ -140,6 +140,12 @@ fn blob_chain(
     buf: &mut Vec<u8>,
 ) -> Result<Vec<u8>, String> {
     let want = rec.compressed_len as usize;
+    if want > sdi::MAX_SDI_BYTES {
+        return Err(format!(
+            "the record claims {want} compressed bytes, more than {}",
+            sdi::MAX_SDI_BYTES
+        ));
+    }
     let mut out = rec.local.clone();
     let mut seen = std::collections::HashSet::new();
     while out.len() < want {

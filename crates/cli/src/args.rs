@@ -111,6 +111,17 @@ pub enum Command {
         /// The tablespace file.
         file: PathBuf,
     },
+    /// Per index: the exact row count beside a sampled estimate (random dives, as InnoDB's statistics) and DATA_LENGTH / AVG_ROW_LENGTH.
+    Count {
+        /// The tablespace file.
+        file: PathBuf,
+        /// Leaf pages to sample per index.
+        #[arg(long, default_value_t = innodb_analysis::count_report::DEFAULT_SAMPLE_PAGES)]
+        sample_pages: usize,
+        /// Seed of the random dives (the same seed gives the same estimate).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {
         /// The tablespace files.

@@ -4,6 +4,7 @@ mod args;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
+use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
@@ -209,6 +210,17 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 )),
             })?;
             emit_report(cli.format, &r, space_text::sdi);
+            Ok(0)
+        }
+        Command::Count {
+            file,
+            sample_pages,
+            seed,
+        } => {
+            let space = open(file)?;
+            let r =
+                CountReport::build(&space, *sample_pages, *seed).map_err(|e| no_map(&space, e))?;
+            emit_report(cli.format, &r, space_text::count);
             Ok(0)
         }
         Command::Checksum { files } => {

@@ -501,3 +501,47 @@ pub fn sdi(r: &innodb_analysis::sdi_report::SdiReport) -> String {
     }
     o
 }
+
+/// The `count` report.
+pub fn count(r: &innodb_analysis::count_report::CountReport) -> String {
+    let mut o = String::new();
+    header_block(&mut o, &r.header);
+    let _ = writeln!(
+        o,
+        "\nExact: every leaf walked (delete-marked records apart). Sampled: {} random dives per index (seed {}), mean records per leaf × leaf pages. Length: reserved bytes / mean record length.",
+        r.sample_pages, r.seed
+    );
+    let _ = writeln!(
+        o,
+        "{:>10} {:>12} {:>8} {:>9} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
+        "index_id",
+        "exact",
+        "deleted",
+        "leaves",
+        "sampled",
+        "error",
+        "data_length",
+        "avg_row",
+        "by_length",
+        "error"
+    );
+    for i in &r.indexes {
+        let _ = writeln!(
+            o,
+            "{:>10} {:>12} {:>8} {:>9} {:>12} {:>7.2}% {:>12} {:>8.1} {:>12} {:>7.2}%",
+            i.index_id,
+            i.exact_rows,
+            i.delete_marked,
+            i.leaf_pages,
+            i.estimated_rows,
+            i.estimate_error_percent,
+            i.data_length,
+            i.avg_row_length,
+            i.length_estimate_rows,
+            i.length_estimate_error_percent
+        );
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings);
+    o
+}
