@@ -159,16 +159,25 @@ pub fn blob_part(page: &[u8], offset: usize) -> Result<(&[u8], u32), FormatError
     ))
 }
 
+/// The largest SDI object accepted (the server's are a few KiB to a few
+/// hundred KiB): a damaged length field cannot make us allocate more.
+pub const MAX_SDI_BYTES: usize = 64 << 20;
+
 /// Inflates an SDI record's zlib data into the JSON text, which must be
 /// `uncompressed_len` bytes long.
 pub fn inflate(data: &[u8], uncompressed_len: usize) -> Result<Vec<u8>, FormatError> {
-    let mut out = vec![0u8; uncompressed_len];
-    let mut z = flate2::Decompress::new(true);
     let fail = |reason: String| FormatError::Decompress {
         field: "SDI data",
         offset: 0,
         reason,
     };
+    if uncompressed_len > MAX_SDI_BYTES {
+        return Err(fail(format!(
+            "the record claims {uncompressed_len} bytes of JSON, more than {MAX_SDI_BYTES}"
+        )));
+    }
+    let mut out = vec![0u8; uncompressed_len];
+    let mut z = flate2::Decompress::new(true);
     let status = z
         .decompress(data, &mut out, flate2::FlushDecompress::Finish)
         .map_err(|e| fail(e.to_string()))?;
