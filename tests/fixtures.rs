@@ -13,6 +13,7 @@ use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::TreeReport;
 use innodb_analysis::{PageFilter, PageList, Summary};
+use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -836,4 +837,87 @@ fn count_gives_count_star_and_sampled_estimates() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The data dictionary read from each fixture's `ibdata1` (`SYS_TABLES`,
+/// `SYS_COLUMNS`, `SYS_INDEXES`, `SYS_FIELDS`) holds every test table with
+/// the server's table id, space id and column count, and every index with
+/// its id, name and root page.
+#[test]
+fn dictionary_matches_the_server() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut problems = Vec::new();
+    let mut tables_checked = 0;
+    for (config, truth) in configs(&dir, fresh) {
+        let ibdata = dir.join(&config).join("files").join("ibdata1.gz");
+        let d = Dictionary::read(&open(&ibdata)).unwrap_or_else(|e| panic!("{config}: {e}"));
+        if !d.findings.is_empty() {
+            problems.push(format!("{config}: findings {:?}", d.findings));
+        }
+        for t in truth["tables"].as_array().unwrap() {
+            let name = t["name"].as_str().unwrap();
+            let Some(ours) = d.tables.iter().find(|x| x.name == name) else {
+                problems.push(format!(
+                    "{config}: table {name} not in SYS_TABLES ({} tables read)",
+                    d.tables.len()
+                ));
+                continue;
+            };
+            tables_checked += 1;
+            let n_cols = t["n_cols"].as_u64().unwrap();
+            if ours.id != t["table_id"].as_u64().unwrap()
+                || u64::from(ours.space) != t["space_id"].as_u64().unwrap()
+                // INNODB_SYS_TABLES.N_COLS counts the 3 system columns.
+                || u64::from(ours.n_cols & 0xFFFF) + 3 != n_cols
+                || ours.columns.len() as u64 + 3 != n_cols
+            {
+                problems.push(format!(
+                    "{config}: {name}: id {} space {} n_cols {:#x} columns {}; server {t}",
+                    ours.id,
+                    ours.space,
+                    ours.n_cols,
+                    ours.columns.len()
+                ));
+            }
+            for i in truth["indexes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|i| i["table"] == name)
+            {
+                let found = ours
+                    .indexes
+                    .iter()
+                    .find(|x| Some(x.id) == i["index_id"].as_u64());
+                match found {
+                    Some(x)
+                        if x.name == i["name"].as_str().unwrap()
+                            && Some(u64::from(x.root_page)) == i["root_page"].as_u64()
+                            && Some(u64::from(x.n_fields)) == i["n_fields"].as_u64() => {}
+                    other => problems.push(format!("{config}: {name}: index {i}: ours {other:?}")),
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        tables_checked >= if fresh { 5 } else { 73 },
+        "{tables_checked} tables"
+    );
+    // The reports name indexes with it.
+    let cfg = dir.join(if fresh { "p4k" } else { "p16k" }).join("files");
+    let (v, out) = support::run_json([
+        std::ffi::OsStr::new("--system"),
+        cfg.join("ibdata1.gz").as_os_str(),
+        std::ffi::OsStr::new("indexes"),
+        cfg.join("test/t_sec_after.ibd.gz").as_os_str(),
+    ]);
+    assert!(out.status.success());
+    let names: Vec<&str> = v["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["name"].as_str())
+        .collect();
+    assert_eq!(names, ["test/t_sec_after.PRIMARY", "test/t_sec_after.k_a"]);
 }

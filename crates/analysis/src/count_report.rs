@@ -25,6 +25,9 @@ pub struct IndexCount {
     pub index_id: u64,
     /// Root page.
     pub root_page: u32,
+    /// `table.index` from the dictionary (`--system`), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Leaf records that are not delete-marked: the exact count.
     pub exact_rows: u64,
     /// Delete-marked leaf records (not counted in `exact_rows`).
@@ -129,6 +132,7 @@ impl CountReport {
             indexes.push(IndexCount {
                 index_id: stats.index_id,
                 root_page: stats.root_page,
+                name: stats.name.clone(),
                 exact_rows: exact,
                 delete_marked: stats.delete_marked,
                 leaf_pages,

@@ -89,6 +89,9 @@ pub struct IndexStats {
     pub index_id: u64,
     /// The root page.
     pub root_page: u32,
+    /// `table.index` from the dictionary (`--system`), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Levels of the tree.
     pub levels: u64,
     /// Pages per level, leaves first.
@@ -225,6 +228,7 @@ impl IndexAnalysis {
             let stats = IndexStats {
                 index_id: walk.index_id,
                 root_page: root,
+                name: None,
                 levels: levels.len() as u64,
                 pages_per_level: levels.iter().map(|l| l.pages).collect(),
                 leaf_pages: leaf.pages,

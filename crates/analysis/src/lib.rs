@@ -4,6 +4,7 @@
 pub mod checksum_report;
 pub mod count_report;
 pub mod indexes;
+pub mod naming;
 pub mod ownership;
 pub mod page_detail;
 pub mod page_list;

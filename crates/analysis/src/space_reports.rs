@@ -114,6 +114,9 @@ pub struct IndexRow {
     pub index_id: u64,
     /// The root page.
     pub root_page: u32,
+    /// `table.index` from the dictionary (`--system`), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The leaf segment's id.
     pub leaf_segment: Option<u64>,
     /// The non-leaf segment's id.
@@ -201,6 +204,7 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
         let row = rows.entry((index_id, root_page)).or_insert(IndexRow {
             index_id,
             root_page,
+            name: None,
             leaf_segment: None,
             non_leaf_segment: None,
             size_pages: 0,

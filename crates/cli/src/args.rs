@@ -16,6 +16,10 @@ pub struct Cli {
     /// 32k, 64k or a byte count).
     #[arg(long, global = true)]
     pub page_size: Option<PageSize>,
+    /// The system tablespace (ibdata1) whose data dictionary names tables
+    /// and indexes in the reports (MariaDB, MySQL 5.x).
+    #[arg(long, global = true)]
+    pub system: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

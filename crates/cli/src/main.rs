@@ -6,6 +6,7 @@ use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
@@ -13,6 +14,7 @@ use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
 use innodb_render::{space_text, text, OutputFormat};
+use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
 use std::io::IsTerminal;
 use std::io::Write;
@@ -76,6 +78,28 @@ impl std::fmt::Display for CliError {
     }
 }
 
+/// The dictionary of `--system`, when given.
+fn dictionary(cli: &Cli, options: OpenOptions) -> Result<Option<Dictionary>, CliError> {
+    let Some(path) = &cli.system else {
+        return Ok(None);
+    };
+    let space = Tablespace::open(path, options)?;
+    Dictionary::read(&space).map(Some).map_err(CliError::Usage)
+}
+
+/// `db/table.index` for every index row, from the dictionary.
+fn name_indexes<'a>(
+    dict: &Option<Dictionary>,
+    space_id: u32,
+    rows: impl Iterator<Item = (u64, &'a mut Option<String>)>,
+) {
+    if let Some(d) = dict {
+        for (id, name) in rows {
+            *name = index_name(d, space_id, id);
+        }
+    }
+}
+
 /// The space map with every page accounted for, or why there is none.
 fn account(space: &Tablespace) -> Result<SpaceAccount, CliError> {
     SpaceAccount::build(space).map_err(|e| no_map(space, e))
@@ -96,6 +120,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         page_size: cli.page_size.map(|s| s.0),
     };
     let open = |path: &std::path::Path| Tablespace::open(path, options);
+    let dict = dictionary(cli, options)?;
     match &cli.command {
         Command::Summary { file } => {
             let s = Summary::build(&open(file)?);
@@ -154,34 +179,48 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Segments { file } => {
             let space = open(file)?;
-            let r = SegmentsReport::new(&space, &account(&space)?);
+            let mut r = SegmentsReport::new(&space, &account(&space)?);
+            name_indexes(
+                &dict,
+                space.space_id(),
+                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+            );
             emit_report(cli.format, &r, space_text::segments);
             Ok(0)
         }
         Command::Waste { file } => {
             let space = open(file)?;
-            let r = WasteReport::new(&space, &account(&space)?);
+            let mut r = WasteReport::new(&space, &account(&space)?);
+            name_indexes(
+                &dict,
+                space.space_id(),
+                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+            );
             emit_report(cli.format, &r, space_text::waste);
             Ok(0)
         }
         Command::Indexes { file } => {
             let space = open(file)?;
             let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
-            emit_report(
-                cli.format,
-                &IndexesReport::new(&space, &a),
-                space_text::indexes,
+            let mut r = IndexesReport::new(&space, &a);
+            name_indexes(
+                &dict,
+                space.space_id(),
+                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
             );
+            emit_report(cli.format, &r, space_text::indexes);
             Ok(0)
         }
         Command::Fill { file } => {
             let space = open(file)?;
             let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
-            emit_report(
-                cli.format,
-                &IndexesReport::new(&space, &a),
-                space_text::fill,
+            let mut r = IndexesReport::new(&space, &a);
+            name_indexes(
+                &dict,
+                space.space_id(),
+                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
             );
+            emit_report(cli.format, &r, space_text::fill);
             Ok(0)
         }
         Command::Tree { file, index, level } => {
@@ -218,8 +257,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             seed,
         } => {
             let space = open(file)?;
-            let r =
+            let mut r =
                 CountReport::build(&space, *sample_pages, *seed).map_err(|e| no_map(&space, e))?;
+            name_indexes(
+                &dict,
+                space.space_id(),
+                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+            );
             emit_report(cli.format, &r, space_text::count);
             Ok(0)
         }

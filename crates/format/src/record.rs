@@ -257,3 +257,56 @@ impl RecordHeader {
         Ok(Some((end, width * n)))
     }
 }
+
+/// Where one field of a record is (REDUNDANT records say it themselves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FieldRef {
+    /// Offset of the field's first byte from the record origin.
+    pub start: usize,
+    /// Bytes the field takes in the record.
+    pub len: usize,
+    /// SQL NULL.
+    pub null: bool,
+    /// Stored off-page: the last 20 bytes are the reference.
+    pub external: bool,
+}
+
+impl RecordHeader {
+    /// REDUNDANT only: every field's place, from the field end offsets below
+    /// the header (1-byte form: 0x80 = NULL; 2-byte form: 0x8000 NULL,
+    /// 0x4000 external).
+    pub fn redundant_fields(&self, page: &[u8]) -> Result<Vec<FieldRef>, FormatError> {
+        let (Some(n), Some(short)) = (self.n_fields, self.one_byte_offsets) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(usize::from(n));
+        let mut start = 0usize;
+        for i in 0..usize::from(n) {
+            let width = if short { 1 } else { 2 };
+            let at = self
+                .origin
+                .checked_sub(REC_N_OLD_EXTRA_BYTES + width * (i + 1))
+                .ok_or(FormatError::OutOfBounds {
+                    field: "REC_OLD field end offsets",
+                    offset: 0,
+                    len: width,
+                    available: self.origin,
+                })?;
+            let (end, null, external) = if short {
+                let v = u8_at(page, at, "REC_OLD field end offset")?;
+                (usize::from(v & 0x7F), v & 0x80 != 0, false)
+            } else {
+                let v = u16_at(page, at, "REC_OLD field end offset")?;
+                (usize::from(v & 0x3FFF), v & 0x8000 != 0, v & 0x4000 != 0)
+            };
+            out.push(FieldRef {
+                start,
+                len: end.saturating_sub(start),
+                null,
+                external,
+            });
+            start = end;
+        }
+        Ok(out)
+    }
+}

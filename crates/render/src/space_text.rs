@@ -7,6 +7,11 @@ use innodb_analysis::space_reports::{
 };
 use std::fmt::Write;
 
+/// `  name` when the dictionary named the index.
+fn named(name: &Option<String>) -> String {
+    name.as_ref().map_or_else(String::new, |n| format!("  {n}"))
+}
+
 /// Cells per line of the page map: an extent of more pages wraps.
 const CELLS_PER_LINE: usize = 64;
 
@@ -59,7 +64,7 @@ fn index_table(o: &mut String, rows: &[IndexRow]) {
     for r in rows {
         let _ = writeln!(
             o,
-            "{:>10} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>9} {:>6.2}%",
+            "{:>10} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>9} {:>6.2}%{}",
             r.index_id,
             r.root_page,
             r.size_pages,
@@ -69,7 +74,8 @@ fn index_table(o: &mut String, rows: &[IndexRow]) {
             r.non_leaf_pages,
             r.blob_pages,
             r.reserved_unused_pages,
-            r.file_percent
+            r.file_percent,
+            named(&r.name)
         );
     }
 }
@@ -339,7 +345,7 @@ pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
         let per_level: Vec<String> = i.pages_per_level.iter().map(|p| p.to_string()).collect();
         let _ = writeln!(
             o,
-            "{:>10} {:>6} {:>6} {:>10} {:>10} {:>12} {:>8} {:>8.1}% {:>5.1}%  {}",
+            "{:>10} {:>6} {:>6} {:>10} {:>10} {:>12} {:>8} {:>8.1}% {:>5.1}%  {}{}",
             i.index_id,
             i.root_page,
             i.levels,
@@ -349,7 +355,8 @@ pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
             i.delete_marked,
             i.leaf_fill * 100.0,
             i.fill * 100.0,
-            per_level.join(" / ")
+            per_level.join(" / "),
+            named(&i.name)
         );
     }
     if r.indexes.iter().any(|i| i.compressed.is_some()) {
@@ -462,8 +469,9 @@ pub fn fill(r: &innodb_analysis::indexes::IndexesReport) -> String {
         for l in &i.level_stats {
             let _ = writeln!(
                 o,
-                "\nindex {} level {}: {} {}, mean fill {:.1}%",
+                "\nindex {}{} level {}: {} {}, mean fill {:.1}%",
                 i.index_id,
+                named(&i.name),
                 l.level,
                 l.pages,
                 if l.pages == 1 { "page" } else { "pages" },
@@ -528,7 +536,7 @@ pub fn count(r: &innodb_analysis::count_report::CountReport) -> String {
     for i in &r.indexes {
         let _ = writeln!(
             o,
-            "{:>10} {:>12} {:>8} {:>9} {:>12} {:>7.2}% {:>12} {:>8.1} {:>12} {:>7.2}%",
+            "{:>10} {:>12} {:>8} {:>9} {:>12} {:>7.2}% {:>12} {:>8.1} {:>12} {:>7.2}%{}",
             i.index_id,
             i.exact_rows,
             i.delete_marked,
@@ -538,7 +546,8 @@ pub fn count(r: &innodb_analysis::count_report::CountReport) -> String {
             i.data_length,
             i.avg_row_length,
             i.length_estimate_rows,
-            i.length_estimate_error_percent
+            i.length_estimate_error_percent,
+            named(&i.name)
         );
     }
     o.push('\n');

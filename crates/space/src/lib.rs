@@ -7,6 +7,7 @@
 
 pub mod btree;
 pub mod detect;
+pub mod dictionary;
 pub mod doublewrite;
 pub mod error;
 pub mod finding;

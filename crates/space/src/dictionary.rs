@@ -1,0 +1,269 @@
+//! The data dictionary of MariaDB and MySQL ≤ 5.7, kept in the system
+//! tablespace: `SYS_TABLES`, `SYS_COLUMNS`, `SYS_INDEXES` and `SYS_FIELDS`,
+//! B-trees of REDUNDANT records whose roots the dictionary header (page 7)
+//! names. Read to name tables and indexes, and to give records their columns.
+
+use crate::btree;
+use crate::finding::{Finding, FindingKind};
+use crate::logical_pages::LogicalPages;
+use crate::Tablespace;
+use innodb_format::bytes::{u32_at, u64_at};
+use innodb_format::dict_hdr::{
+    DICT_HDR_COLUMNS, DICT_HDR_FIELDS, DICT_HDR_INDEXES, DICT_HDR_PAGE_NO, DICT_HDR_TABLES,
+};
+use innodb_format::record::FieldRef;
+use serde::Serialize;
+
+/// A column (`SYS_COLUMNS`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DictColumn {
+    /// `POS`.
+    pub pos: u32,
+    /// `NAME`.
+    pub name: String,
+    /// `MTYPE`: the InnoDB main type.
+    pub mtype: u32,
+    /// `PRTYPE`: MySQL type, flags (NOT NULL 256, UNSIGNED 512, BINARY 1024…) and collation id.
+    pub prtype: u32,
+    /// `LEN`: bytes (maximum, for variable-length types).
+    pub len: u32,
+    /// `PREC`.
+    pub prec: u32,
+}
+
+/// An index (`SYS_INDEXES` with its `SYS_FIELDS`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DictIndex {
+    /// `ID`.
+    pub id: u64,
+    /// `NAME`.
+    pub name: String,
+    /// `N_FIELDS`.
+    pub n_fields: u32,
+    /// `TYPE`: 1 clustered, 2 unique, 32 FTS, 64 spatial…
+    pub index_type: u32,
+    /// `SPACE`.
+    pub space: u32,
+    /// `PAGE_NO`: the root.
+    pub root_page: u32,
+    /// Its columns by name, in order (`SYS_FIELDS`).
+    pub fields: Vec<String>,
+}
+
+/// A table (`SYS_TABLES` with its columns and indexes).
+#[derive(Debug, Clone, Serialize)]
+pub struct DictTable {
+    /// `ID`.
+    pub id: u64,
+    /// `NAME` (`db/table`).
+    pub name: String,
+    /// `N_COLS` as stored (bit 31: COMPACT or newer).
+    pub n_cols: u32,
+    /// `TYPE`: the table flags.
+    pub flags: u32,
+    /// `SPACE`.
+    pub space: u32,
+    /// Columns by position.
+    pub columns: Vec<DictColumn>,
+    /// Indexes by id.
+    pub indexes: Vec<DictIndex>,
+}
+
+/// The dictionary of a system tablespace.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Dictionary {
+    /// Every table, by id.
+    pub tables: Vec<DictTable>,
+    /// Problems reading it.
+    pub findings: Vec<Finding>,
+}
+
+impl Dictionary {
+    /// The table and index with index id `id`.
+    pub fn index(&self, id: u64) -> Option<(&DictTable, &DictIndex)> {
+        self.tables
+            .iter()
+            .find_map(|t| t.indexes.iter().find(|i| i.id == id).map(|i| (t, i)))
+    }
+
+    /// The tables of tablespace `space`.
+    pub fn tables_in(&self, space: u32) -> impl Iterator<Item = &DictTable> {
+        self.tables.iter().filter(move |t| t.space == space)
+    }
+
+    /// Reads the dictionary of the system tablespace `space` (its id must be 0).
+    pub fn read(space: &Tablespace) -> Result<Dictionary, String> {
+        if space.space_id() != 0 {
+            return Err(format!(
+                "{} is tablespace {}, not the system tablespace (0) that holds the dictionary",
+                space.path().display(),
+                space.space_id()
+            ));
+        }
+        let mut pages = LogicalPages::new(space);
+        let hdr = pages
+            .read(DICT_HDR_PAGE_NO)
+            .ok_or_else(|| format!("{}: no dictionary header page", space.path().display()))?;
+        let root = |at: usize| {
+            u32_at(&hdr.bytes, at, "DICT_HDR root")
+                .map_err(|e| format!("{}: page 7: {e}", space.path().display()))
+        };
+        let (tables_root, columns_root, indexes_root, fields_root) = (
+            root(DICT_HDR_TABLES)?,
+            root(DICT_HDR_COLUMNS)?,
+            root(DICT_HDR_INDEXES)?,
+            root(DICT_HDR_FIELDS)?,
+        );
+        let mut d = Dictionary::default();
+        let mut tables = Vec::new();
+        rows(
+            &mut pages,
+            tables_root,
+            "SYS_TABLES",
+            &mut d.findings,
+            |b, f| {
+                // NAME, DB_TRX_ID, DB_ROLL_PTR, ID, N_COLS, TYPE, MIX_ID, MIX_LEN, CLUSTER_NAME, SPACE
+                tables.push(DictTable {
+                    name: text(b, f.first()?),
+                    id: int8(b, f.get(3)?)?,
+                    n_cols: int4(b, f.get(4)?)?,
+                    flags: int4(b, f.get(5)?)?,
+                    space: int4(b, f.get(9)?)?,
+                    columns: Vec::new(),
+                    indexes: Vec::new(),
+                });
+                Some(())
+            },
+        );
+        let mut columns = Vec::new();
+        rows(
+            &mut pages,
+            columns_root,
+            "SYS_COLUMNS",
+            &mut d.findings,
+            |b, f| {
+                // TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
+                columns.push((
+                    int8(b, f.first()?)?,
+                    DictColumn {
+                        pos: int4(b, f.get(1)?)?,
+                        name: text(b, f.get(4)?),
+                        mtype: int4(b, f.get(5)?)?,
+                        prtype: int4(b, f.get(6)?)?,
+                        len: int4(b, f.get(7)?)?,
+                        prec: int4(b, f.get(8)?)?,
+                    },
+                ));
+                Some(())
+            },
+        );
+        let mut indexes = Vec::new();
+        rows(
+            &mut pages,
+            indexes_root,
+            "SYS_INDEXES",
+            &mut d.findings,
+            |b, f| {
+                // TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO[, MERGE_THRESHOLD]
+                indexes.push((
+                    int8(b, f.first()?)?,
+                    DictIndex {
+                        id: int8(b, f.get(1)?)?,
+                        name: text(b, f.get(4)?),
+                        n_fields: int4(b, f.get(5)?)?,
+                        index_type: int4(b, f.get(6)?)?,
+                        space: int4(b, f.get(7)?)?,
+                        root_page: int4(b, f.get(8)?)?,
+                        fields: Vec::new(),
+                    },
+                ));
+                Some(())
+            },
+        );
+        let mut fields = Vec::new();
+        rows(
+            &mut pages,
+            fields_root,
+            "SYS_FIELDS",
+            &mut d.findings,
+            |b, f| {
+                // INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME
+                fields.push((
+                    int8(b, f.first()?)?,
+                    int4(b, f.get(1)?)?,
+                    text(b, f.get(4)?),
+                ));
+                Some(())
+            },
+        );
+        for (index_id, _, name) in fields {
+            if let Some((_, i)) = indexes.iter_mut().find(|(_, i)| i.id == index_id) {
+                i.fields.push(name);
+            }
+        }
+        for (table_id, c) in columns {
+            if let Some(t) = tables.iter_mut().find(|t| t.id == table_id) {
+                t.columns.push(c);
+            }
+        }
+        for (table_id, i) in indexes {
+            if let Some(t) = tables.iter_mut().find(|t| t.id == table_id) {
+                t.indexes.push(i);
+            }
+        }
+        d.tables = tables;
+        Ok(d)
+    }
+}
+
+fn int8(b: &[u8], f: &FieldRef) -> Option<u64> {
+    (f.len == 8 && !f.null)
+        .then(|| u64_at(b, f.start, "dictionary field").ok())
+        .flatten()
+}
+
+fn int4(b: &[u8], f: &FieldRef) -> Option<u32> {
+    (f.len == 4 && !f.null)
+        .then(|| u32_at(b, f.start, "dictionary field").ok())
+        .flatten()
+}
+
+fn text(b: &[u8], f: &FieldRef) -> String {
+    b.get(f.start..f.start + f.len)
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_default()
+}
+
+/// Calls `each(record bytes from its origin, its fields)` for every leaf
+/// record of the tree at `root` that is not delete-marked; a record that
+/// does not decode is a finding.
+fn rows(
+    pages: &mut LogicalPages<'_>,
+    root: u32,
+    table: &'static str,
+    findings: &mut Vec<Finding>,
+    mut each: impl FnMut(&[u8], &[FieldRef]) -> Option<()>,
+) {
+    let walk = btree::walk(pages, root, |v| {
+        if v.page.header.level != 0 {
+            return;
+        }
+        for r in v.records.records.iter().filter(|r| !r.is_deleted()) {
+            let bytes = v.page.bytes();
+            let ok = r
+                .redundant_fields(bytes)
+                .ok()
+                .and_then(|f| each(bytes.get(r.origin..).unwrap_or(&[]), &f));
+            if ok.is_none() {
+                findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    v.page_no,
+                    r.origin,
+                    table,
+                    format!("a {table} record does not have the fields its table has"),
+                ));
+            }
+        }
+    });
+    findings.extend(walk.findings);
+}
