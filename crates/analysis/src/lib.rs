@@ -9,6 +9,7 @@ pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
 pub mod page_records;
+pub mod records;
 pub mod scan;
 pub mod sdi_report;
 pub mod space_reports;

@@ -126,6 +126,20 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// The rows of an index in key order, typed with the columns of the data dictionary (needs --system).
+    Records {
+        /// The tablespace file.
+        file: PathBuf,
+        /// The index, by name or id (default: the clustered index).
+        #[arg(long)]
+        index: Option<String>,
+        /// List delete-marked records too (marked as such).
+        #[arg(long)]
+        deleted: bool,
+        /// At most this many rows.
+        #[arg(long)]
+        limit: Option<usize>,
+    },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {
         /// The tablespace files.

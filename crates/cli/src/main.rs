@@ -8,12 +8,13 @@ use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
+use innodb_analysis::records::{NoRecords, RecordsReport};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
-use innodb_render::{space_text, text, OutputFormat};
+use innodb_render::{json, space_text, text, OutputFormat};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
 use std::io::IsTerminal;
@@ -265,6 +266,37 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
             );
             emit_report(cli.format, &r, space_text::count);
+            Ok(0)
+        }
+        Command::Records {
+            file,
+            index,
+            deleted,
+            limit,
+        } => {
+            let Some(d) = &dict else {
+                return Err(CliError::Usage(
+                    "records needs the table's columns: give --system ibdata1 (the system tablespace of the same server)".into(),
+                ));
+            };
+            let space = open(file)?;
+            let r = RecordsReport::build(&space, d, index.as_deref(), *deleted, *limit).map_err(
+                |e| match e {
+                    NoRecords::NoTable(id) => CliError::Usage(format!(
+                        "{}: the dictionary has no table in tablespace {id}",
+                        space.path().display()
+                    )),
+                    NoRecords::NoIndex(names) => CliError::Usage(format!(
+                        "{}: no such index; the table has {}",
+                        space.path().display(),
+                        names.join(", ")
+                    )),
+                },
+            )?;
+            emit(&match cli.format {
+                Format::Text => text::records(&r),
+                Format::Json => json::records_lines(&r),
+            });
             Ok(0)
         }
         Command::Checksum { files } => {

@@ -8,6 +8,7 @@
 
 pub mod bytes;
 pub mod checksum;
+pub mod column_value;
 pub mod dict_hdr;
 pub mod error;
 pub mod field;

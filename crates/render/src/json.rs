@@ -10,3 +10,32 @@ pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
     s.push('\n');
     s
 }
+
+/// `records` as JSON lines: one object per row, `{"page", "origin",
+/// "deleted", "row": {column: value, …}}`, then findings as `{"finding": …}`.
+pub fn records_lines(r: &innodb_analysis::records::RecordsReport) -> String {
+    let mut out = String::new();
+    for row in &r.rows {
+        let mut obj = serde_json::Map::new();
+        for (f, v) in r.fields.iter().zip(&row.values) {
+            obj.insert(
+                f.name.clone(),
+                serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+            );
+        }
+        let line = serde_json::json!({
+            "page": row.page,
+            "origin": row.origin,
+            "deleted": row.deleted,
+            "state": row.state,
+            "row": obj,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    for f in &r.findings {
+        out.push_str(&serde_json::json!({ "finding": f }).to_string());
+        out.push('\n');
+    }
+    out
+}

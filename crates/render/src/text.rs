@@ -306,3 +306,53 @@ fn records_block(o: &mut String, r: &innodb_analysis::page_records::PageRecords)
     let _ = writeln!(o, "Garbage list: {}", list(&r.garbage));
     let _ = writeln!(o, "Directory slots: {}", list(&r.directory));
 }
+
+/// `records` as tab-separated text: a header line of field names, one line
+/// per row (NULL as `NULL`, binary as hex).
+pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
+    use innodb_format::column_value::Value;
+    let mut o = String::new();
+    let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
+    let _ = writeln!(
+        o,
+        "# {} index {} ({}): {} rows",
+        r.table,
+        r.index,
+        r.index_id,
+        r.rows.len()
+    );
+    let _ = writeln!(o, "{}", names.join("\t"));
+    for row in &r.rows {
+        let cells: Vec<String> = row
+            .values
+            .iter()
+            .map(|v| match v {
+                Value::Null => "NULL".into(),
+                Value::Int(i) => i.to_string(),
+                Value::UInt(u) => u.to_string(),
+                Value::Float(f) => f.to_string(),
+                Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
+                Value::Hex { hex } => format!("0x{hex}"),
+            })
+            .collect();
+        let mark = match row.state {
+            innodb_analysis::records::RowState::Live => "",
+            innodb_analysis::records::RowState::DeleteMarked => "\t(delete-marked)",
+            innodb_analysis::records::RowState::Garbage => {
+                "\t(garbage list: purged, bytes still there)"
+            }
+        };
+        let _ = writeln!(o, "{}{mark}", cells.join("\t"));
+    }
+    if r.erased_records > 0 {
+        let _ = writeln!(
+            o,
+            "# {} garbage-list records were zeroed by the server: nothing of them is left",
+            r.erased_records
+        );
+    }
+    if !r.findings.is_empty() {
+        findings_block(&mut o, &r.findings, None);
+    }
+    o
+}
