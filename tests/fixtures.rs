@@ -10,7 +10,7 @@ mod support;
 use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::ownership::SpaceAccount;
-use innodb_analysis::records::RecordsReport;
+use innodb_analysis::records::{RecordsReport, Schema};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::TreeReport;
 use innodb_analysis::{PageFilter, PageList, Summary};
@@ -942,7 +942,8 @@ fn records_decode_to_what_the_server_returned() {
         for t in truth["tables"].as_array().unwrap() {
             let name = t["name"].as_str().unwrap();
             let space = open(&files.join(format!("{}.gz", t["file"].as_str().unwrap())));
-            let r = RecordsReport::build(&space, &dict, None, false, None).unwrap();
+            let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
+            let r = RecordsReport::build(&space, &schema, None, false, None).unwrap();
             if !r.findings.is_empty() {
                 problems.push(format!("{config}/{name}: findings {:?}", r.findings));
             }
@@ -1065,7 +1066,8 @@ fn deleted_records_of_mariadb_are_erased() {
         };
         let dict = Dictionary::read(&open(&files.join("ibdata1.gz"))).unwrap();
         let space = open(&files.join("test/t_deleted.ibd.gz"));
-        let r = RecordsReport::build(&space, &dict, None, true, None).unwrap();
+        let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
+        let r = RecordsReport::build(&space, &schema, None, true, None).unwrap();
         let live = r.rows.iter().filter(|x| !x.deleted).count() as u64;
         assert_eq!(live, t["count"].as_u64().unwrap(), "{config}");
         assert_eq!(

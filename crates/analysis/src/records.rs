@@ -17,6 +17,289 @@ pub struct IndexField {
     pub name: String,
     /// Its type.
     pub column_type: ColumnType,
+    /// DECIMAL precision and scale, when the schema gives them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decimal: Option<(usize, usize)>,
+    /// ENUM or SET labels, when the schema gives them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
+    /// The labels are a SET's (a bit per label) rather than an ENUM's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub set: bool,
+}
+
+impl IndexField {
+    fn plain(name: &str, column_type: ColumnType) -> Self {
+        IndexField {
+            name: name.into(),
+            column_type,
+            decimal: None,
+            labels: None,
+            set: false,
+        }
+    }
+
+    /// The value of the field bytes `b`.
+    fn value(&self, b: &[u8]) -> Value {
+        if self.column_type.mtype == DATA_SYS {
+            return Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
+        }
+        if let Some((p, sc)) = self.decimal {
+            if let Some(d) = column_value::decode_decimal(b, p, sc) {
+                return Value::Text(d);
+            }
+        }
+        let v = column_value::decode(&self.column_type, b);
+        match (&self.labels, &v) {
+            (Some(l), Value::UInt(n)) if !self.set => match usize::try_from(*n)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| l.get(i))
+            {
+                Some(label) => Value::Text(label.clone()),
+                None if *n == 0 => Value::Text(String::new()),
+                None => v,
+            },
+            (Some(l), Value::UInt(n)) => Value::Text(
+                l.iter()
+                    .enumerate()
+                    .filter(|(i, _)| n >> i & 1 == 1)
+                    .map(|(_, s)| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            _ => v,
+        }
+    }
+}
+
+/// An index and the fields of its leaf records.
+#[derive(Debug, Clone, Serialize)]
+pub struct SchemaIndex {
+    /// Index id.
+    pub id: u64,
+    /// Name.
+    pub name: String,
+    /// Root page.
+    pub root_page: u32,
+    /// The clustered index.
+    pub clustered: bool,
+    /// Fields of its leaf records, in order.
+    pub fields: Vec<IndexField>,
+}
+
+/// A table's indexes with their fields, from wherever the schema came.
+#[derive(Debug, Clone, Serialize)]
+pub struct Schema {
+    /// Table name.
+    pub table: String,
+    /// Its indexes.
+    pub indexes: Vec<SchemaIndex>,
+}
+
+impl Schema {
+    /// The schema of the table the dictionary places in tablespace `space_id`.
+    pub fn from_dictionary(dict: &Dictionary, space_id: u32) -> Option<Schema> {
+        let table = dict.tables_in(space_id).next()?;
+        Some(Schema {
+            table: table.name.clone(),
+            indexes: table
+                .indexes
+                .iter()
+                .map(|i| SchemaIndex {
+                    id: i.id,
+                    name: i.name.clone(),
+                    root_page: i.root_page,
+                    clustered: i.index_type & 1 != 0,
+                    fields: index_fields(table, i),
+                })
+                .collect(),
+        })
+    }
+
+    /// The schema of the table in a MySQL 8.0+ tablespace's SDI.
+    pub fn from_sdi(sdi: &crate::sdi_report::SdiReport) -> Option<Schema> {
+        let t = &sdi.records.iter().find(|e| e.sdi_type == 1)?.object["dd_object"];
+        let columns = t["columns"].as_array()?;
+        let field = |c: &serde_json::Value| -> Option<IndexField> { sdi_field(c) };
+        let mut indexes = Vec::new();
+        for i in t["indexes"].as_array()? {
+            let private = i["se_private_data"].as_str().unwrap_or("");
+            let get = |k: &str| {
+                private
+                    .split(';')
+                    .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
+                    .and_then(|v| v.parse::<u64>().ok())
+            };
+            let (Some(id), Some(root)) = (get("id"), get("root")) else {
+                continue;
+            };
+            let mut fields = Vec::new();
+            for e in i["elements"].as_array()? {
+                let opx = e["column_opx"].as_u64()? as usize;
+                fields.push(field(columns.get(opx)?)?);
+            }
+            indexes.push(SchemaIndex {
+                id,
+                name: i["name"].as_str()?.to_string(),
+                root_page: u32::try_from(root).ok()?,
+                clustered: i["type"].as_u64() == Some(1)
+                    || fields.iter().any(|f| f.name == "DB_TRX_ID"),
+                fields,
+            });
+        }
+        Some(Schema {
+            table: t["name"].as_str()?.to_string(),
+            indexes,
+        })
+    }
+}
+
+/// One SDI column as an index field (`dd::enum_column_types`).
+fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
+    use column_value::*;
+    let name = c["name"].as_str()?;
+    let bytes = c["char_length"].as_u64().unwrap_or(0) as u32;
+    let collation = c["collation_id"].as_u64().unwrap_or(63) as u32;
+    let not_null = if c["is_nullable"].as_bool() == Some(false) {
+        DATA_NOT_NULL
+    } else {
+        0
+    };
+    let unsigned = if c["is_unsigned"].as_bool() == Some(true) {
+        DATA_UNSIGNED
+    } else {
+        0
+    };
+    let dp = c["datetime_precision"].as_u64().unwrap_or(0) as u32;
+    let frac = dp.div_ceil(2);
+    let ty = |mtype: u32, mysql: u32, len: u32| ColumnType {
+        mtype,
+        prtype: not_null | unsigned | mysql | (collation << 16),
+        len,
+    };
+    if matches!(name, "DB_TRX_ID" | "DB_ROLL_PTR" | "DB_ROW_ID") && c["hidden"].as_u64() == Some(2)
+    {
+        let len = if name == "DB_ROLL_PTR" { 7 } else { 6 };
+        return Some(IndexField::plain(
+            name,
+            ColumnType {
+                mtype: DATA_SYS,
+                prtype: DATA_NOT_NULL,
+                len,
+            },
+        ));
+    }
+    let binary = collation == 63;
+    let column_type = match c["type"].as_u64()? {
+        2 => ty(DATA_INT, 1, 1),
+        3 => ty(DATA_INT, 2, 2),
+        10 => ty(DATA_INT, 9, 3),
+        4 => ty(DATA_INT, 3, 4),
+        9 => ty(DATA_INT, 8, 8),
+        5 => ty(DATA_FLOAT, 4, 4),
+        6 => ty(DATA_DOUBLE, 5, 8),
+        14 => ColumnType {
+            mtype: DATA_INT,
+            prtype: not_null | DATA_UNSIGNED | 13,
+            len: 1,
+        },
+        11 | 15 => ty(DATA_INT, 14, 3),
+        18 => ty(DATA_FIXBINARY, 17, 4 + frac),
+        19 => ty(DATA_FIXBINARY, 18, 5 + frac),
+        20 => ty(DATA_FIXBINARY, 19, 3 + frac),
+        8 => ty(DATA_INT, 7, 4),
+        13 => ty(DATA_INT, 12, 8),
+        12 => ty(DATA_INT, 11, 3),
+        21 => {
+            // decimal_bin_size: 4 bytes per 9 digits, leftovers in 1-4 bytes.
+            const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+            let p = c["numeric_precision"].as_u64().unwrap_or(0) as u32;
+            let sc = c["numeric_scale"].as_u64().unwrap_or(0) as u32;
+            let intg = p.saturating_sub(sc);
+            let len = intg / 9 * 4
+                + DIG2BYTES[(intg % 9) as usize]
+                + sc / 9 * 4
+                + DIG2BYTES[(sc % 9) as usize];
+            ty(DATA_FIXBINARY, 246, len)
+        }
+        16 | 28 if binary => ty(DATA_BINARY, 15, bytes),
+        16 | 28 => ty(DATA_VARMYSQL, 15, bytes),
+        29 if binary => ty(DATA_FIXBINARY, 254, bytes),
+        29 => ty(DATA_MYSQL, 254, bytes),
+        24..=27 | 31 => ty(DATA_BLOB, 252, bytes.max(256)),
+        30 => ty(DATA_GEOMETRY, 255, bytes.max(256)),
+        22 => {
+            let n = c["elements"].as_array().map_or(0, |e| e.len());
+            ColumnType {
+                mtype: DATA_INT,
+                prtype: not_null | DATA_UNSIGNED | 247,
+                len: if n > 255 { 2 } else { 1 },
+            }
+        }
+        23 => {
+            let n = c["elements"].as_array().map_or(0, |e| e.len()) as u32;
+            let len = match n.div_ceil(8) {
+                0 | 1 => 1,
+                2 => 2,
+                3 => 3,
+                4 => 4,
+                _ => 8,
+            };
+            ColumnType {
+                mtype: DATA_INT,
+                prtype: not_null | DATA_UNSIGNED | 248,
+                len,
+            }
+        }
+        17 => ty(DATA_FIXBINARY, 16, bytes.div_ceil(8).max(1)),
+        _ => return None,
+    };
+    let labels = c["elements"].as_array().filter(|e| !e.is_empty()).map(|e| {
+        e.iter()
+            .map(|x| {
+                let b64 = x["name"].as_str().unwrap_or("");
+                String::from_utf8_lossy(&base64_decode(b64)).into_owned()
+            })
+            .collect()
+    });
+    let decimal = (c["type"].as_u64() == Some(21)).then(|| {
+        (
+            c["numeric_precision"].as_u64().unwrap_or(0) as usize,
+            c["numeric_scale"].as_u64().unwrap_or(0) as usize,
+        )
+    });
+    Some(IndexField {
+        name: name.into(),
+        column_type,
+        decimal,
+        labels,
+        set: c["type"].as_u64() == Some(23),
+    })
+}
+
+/// Standard base64 (the SDI's ENUM/SET labels).
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for v in s.bytes().filter_map(val) {
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
 }
 
 /// Where a row was found.
@@ -137,38 +420,34 @@ pub struct RecordsReport {
 /// Why there are no records to show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NoRecords {
-    /// The dictionary has no table in this tablespace.
-    NoTable(u32),
     /// No index of that name or id; the ones there are.
     NoIndex(Vec<String>),
 }
 
 fn sys(name: &str, len: u32) -> IndexField {
-    IndexField {
-        name: name.into(),
-        column_type: ColumnType {
+    IndexField::plain(
+        name,
+        ColumnType {
             mtype: DATA_SYS,
             prtype: column_value::DATA_NOT_NULL,
             len,
         },
-    }
+    )
 }
 
 /// The fields of `index`'s leaf records, in order.
 fn index_fields(table: &DictTable, index: &DictIndex) -> Vec<IndexField> {
     let col = |name: &str| {
-        table
-            .columns
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| IndexField {
-                name: c.name.clone(),
-                column_type: ColumnType {
+        table.columns.iter().find(|c| c.name == name).map(|c| {
+            IndexField::plain(
+                &c.name,
+                ColumnType {
                     mtype: c.mtype,
                     prtype: c.prtype,
                     len: c.len,
                 },
-            })
+            )
+        })
     };
     let clustered_index = table.indexes.iter().find(|i| i.index_type & 1 != 0);
     let mut out: Vec<IndexField> = Vec::new();
@@ -252,33 +531,31 @@ fn compact_fields(
 
 impl RecordsReport {
     /// The rows of index `which` (name or id; the clustered index when `None`)
-    /// of the table `dict` places in `space`.
+    /// of the table `schema` describes.
     pub fn build(
         space: &Tablespace,
-        dict: &Dictionary,
+        schema: &Schema,
         which: Option<&str>,
         deleted: bool,
         limit: Option<usize>,
     ) -> Result<RecordsReport, NoRecords> {
-        let sid = space.space_id();
-        let table = dict.tables_in(sid).next().ok_or(NoRecords::NoTable(sid))?;
         let index = match which {
-            None => table.indexes.iter().find(|i| i.index_type & 1 != 0),
-            Some(w) => table
+            None => schema.indexes.iter().find(|i| i.clustered),
+            Some(w) => schema
                 .indexes
                 .iter()
                 .find(|i| i.name == w || i.id.to_string() == w),
         }
         .ok_or_else(|| {
             NoRecords::NoIndex(
-                table
+                schema
                     .indexes
                     .iter()
                     .map(|i| format!("{} ({})", i.name, i.id))
                     .collect(),
             )
         })?;
-        let fields = index_fields(table, index);
+        let fields = index.fields.clone();
         let mut pages = LogicalPages::new(space);
         let mut rows = Vec::new();
         let mut findings = Vec::new();
@@ -321,6 +598,17 @@ impl RecordsReport {
             for (r, state) in candidates {
                 if limit.is_some_and(|l| raw_rows.len() >= l) {
                     break;
+                }
+                if v.page.format == RecordFormat::Compact && r.info_bits & 0xC0 != 0 {
+                    // MySQL 8.0.12+ INSTANT (0x80) and 8.0.29+ VERSION (0x40) bits.
+                    findings.push(Finding::on_page(
+                        FindingKind::Unreadable,
+                        v.page_no,
+                        r.origin,
+                        "info bits",
+                        "the record carries a row version of an INSTANT ADD/DROP COLUMN, which is not decoded yet",
+                    ));
+                    continue;
                 }
                 match raw_fields(bytes, &r, v.page.format, &fields, heap_top) {
                     // The server may have zeroed a purged record (MariaDB
@@ -366,27 +654,29 @@ impl RecordsReport {
                 if let Some(r) = rf.external {
                     match blob(&mut pages, r, &mut buf) {
                         Ok(rest) => b.extend_from_slice(&rest),
-                        Err(m) if raw.state == RowState::Garbage => {
-                            // A purged record's BLOB pages may be freed and reused.
-                            let _ = m;
+                        Err(m) => {
+                            // A purged record's BLOB pages may have been freed and reused:
+                            // no finding for those.
+                            if raw.state != RowState::Garbage {
+                                findings.push(Finding::on_page(
+                                    FindingKind::BrokenList,
+                                    r.page_no,
+                                    r.offset as usize,
+                                    "BLOB chain",
+                                    m.clone(),
+                                ));
+                            }
+                            values.push(Value::Undecoded {
+                                undecoded: format!("off-page column: {m}"),
+                            });
+                            continue;
                         }
-                        Err(m) => findings.push(Finding::on_page(
-                            FindingKind::BrokenList,
-                            r.page_no,
-                            r.offset as usize,
-                            "BLOB chain",
-                            m,
-                        )),
                     }
                 }
                 if f.name == "DB_ROLL_PTR" {
                     roll_ptr = RollPtr::parse(&b);
                 }
-                values.push(if f.column_type.mtype == DATA_SYS {
-                    Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)))
-                } else {
-                    column_value::decode(&f.column_type, &b)
-                });
+                values.push(f.value(&b));
             }
             rows.push(Row {
                 page: raw.page,
@@ -398,7 +688,7 @@ impl RecordsReport {
             });
         }
         Ok(RecordsReport {
-            table: table.name.clone(),
+            table: schema.table.clone(),
             index: index.name.clone(),
             index_id: index.id,
             fields,
@@ -428,9 +718,15 @@ fn blob(pages: &mut LogicalPages<'_>, r: ExternRef, buf: &mut Vec<u8>) -> Result
         if !seen.insert(page) {
             return Err(format!("cycle: page {page} comes back"));
         }
-        pages
+        let check = pages
             .read_into(page, buf)
             .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
+        if check.page_type != innodb_format::page_type::PageType::TYPE_BLOB {
+            return Err(format!(
+                "page {page} is a {} page: only the old-style BLOB chain is followed so far (MySQL 8 LOB pages and compressed ZBLOB chains are not)",
+                check.page_type.name(pages.space().format().vendor)
+            ));
+        }
         let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
         out.extend_from_slice(part);
         page = next;

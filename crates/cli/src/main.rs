@@ -8,7 +8,7 @@ use innodb_analysis::count_report::CountReport;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
-use innodb_analysis::records::{NoRecords, RecordsReport};
+use innodb_analysis::records::{NoRecords, RecordsReport, Schema};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
@@ -274,25 +274,34 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             deleted,
             limit,
         } => {
-            let Some(d) = &dict else {
-                return Err(CliError::Usage(
-                    "records needs the table's columns: give --system ibdata1 (the system tablespace of the same server)".into(),
-                ));
-            };
             let space = open(file)?;
-            let r = RecordsReport::build(&space, d, index.as_deref(), *deleted, *limit).map_err(
-                |e| match e {
-                    NoRecords::NoTable(id) => CliError::Usage(format!(
-                        "{}: the dictionary has no table in tablespace {id}",
-                        space.path().display()
-                    )),
+            // The columns: the dictionary of --system, else the file's own SDI.
+            let schema = match &dict {
+                Some(d) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "{}: the dictionary of --system has no table in tablespace {}",
+                        space.path().display(),
+                        space.space_id()
+                    ))
+                })?,
+                None => SdiReport::build(&space)
+                    .ok()
+                    .and_then(|s| Schema::from_sdi(&s))
+                    .ok_or_else(|| {
+                        CliError::Usage(format!(
+                            "{}: records needs the table's columns: this file has no SDI (MySQL 8.0+); give --system ibdata1 of the same server (MariaDB, MySQL 5.x)",
+                            space.path().display()
+                        ))
+                    })?,
+            };
+            let r = RecordsReport::build(&space, &schema, index.as_deref(), *deleted, *limit)
+                .map_err(|e| match e {
                     NoRecords::NoIndex(names) => CliError::Usage(format!(
                         "{}: no such index; the table has {}",
                         space.path().display(),
                         names.join(", ")
                     )),
-                },
-            )?;
+                })?;
             emit(&match cli.format {
                 Format::Text => text::records(&r),
                 Format::Json => json::records_lines(&r),

@@ -333,6 +333,7 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
                 Value::Float(f) => f.to_string(),
                 Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
                 Value::Hex { hex } => format!("0x{hex}"),
+                Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
             })
             .collect();
         let mark = match row.state {
