@@ -26,12 +26,14 @@ pub struct Cli {
 }
 
 /// Output formats.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// Text for people.
     Text,
-    /// JSON for machines.
+    /// JSON for machines (JSON lines for `records`).
     Json,
+    /// Comma-separated values (`records` only).
+    Csv,
 }
 
 /// When to colour terminal output.

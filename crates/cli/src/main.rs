@@ -44,7 +44,7 @@ fn emit_report<R: innodb_render::Serialize + ?Sized>(
     text: impl FnOnce(&R) -> String,
 ) {
     let format = match format {
-        Format::Text => OutputFormat::Text,
+        Format::Text | Format::Csv => OutputFormat::Text,
         Format::Json => OutputFormat::Json,
     };
     emit(&innodb_render::render(format, report, text));
@@ -122,6 +122,11 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     };
     let open = |path: &std::path::Path| Tablespace::open(path, options);
     let dict = dictionary(cli, options)?;
+    if cli.format == Format::Csv && !matches!(cli.command, Command::Records { .. }) {
+        return Err(CliError::Usage(
+            "--format csv is for records; the other reports are text or json".into(),
+        ));
+    }
     match &cli.command {
         Command::Summary { file } => {
             let s = Summary::build(&open(file)?);
@@ -305,6 +310,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit(&match cli.format {
                 Format::Text => text::records(&r),
                 Format::Json => json::records_lines(&r),
+                Format::Csv => text::records_csv(&r),
             });
             Ok(0)
         }

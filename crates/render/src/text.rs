@@ -357,3 +357,45 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
     }
     o
 }
+
+/// `records` as CSV (RFC 4180): a header of field names and a `state`
+/// column, one line per row; NULL is an empty field, binary is hex.
+pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
+    use innodb_format::column_value::Value;
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut o = String::new();
+    let mut header: Vec<String> = r.fields.iter().map(|f| quote(&f.name)).collect();
+    header.push("state".into());
+    let _ = writeln!(o, "{}", header.join(","));
+    for row in &r.rows {
+        let mut cells: Vec<String> = row
+            .values
+            .iter()
+            .map(|v| match v {
+                Value::Null => String::new(),
+                Value::Int(i) => i.to_string(),
+                Value::UInt(u) => u.to_string(),
+                Value::Float(f) => f.to_string(),
+                Value::Text(t) => quote(t),
+                Value::Hex { hex } => format!("0x{hex}"),
+                Value::Undecoded { undecoded } => quote(&format!("<undecoded: {undecoded}>")),
+            })
+            .collect();
+        cells.push(
+            match row.state {
+                innodb_analysis::records::RowState::Live => "live",
+                innodb_analysis::records::RowState::DeleteMarked => "delete_marked",
+                innodb_analysis::records::RowState::Garbage => "garbage",
+            }
+            .into(),
+        );
+        let _ = writeln!(o, "{}", cells.join(","));
+    }
+    o
+}
