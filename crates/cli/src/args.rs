@@ -141,6 +141,9 @@ pub enum Command {
         /// At most this many rows.
         #[arg(long)]
         limit: Option<usize>,
+        /// A CREATE TABLE statement giving the columns (before --system and the SDI).
+        #[arg(long)]
+        ddl: Option<PathBuf>,
     },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {

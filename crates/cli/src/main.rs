@@ -5,6 +5,7 @@ mod args;
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
+use innodb_analysis::ddl::schema_from_ddl;
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
@@ -278,18 +279,34 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             index,
             deleted,
             limit,
+            ddl,
         } => {
             let space = open(file)?;
-            // The columns: the dictionary of --system, else the file's own SDI.
-            let schema = match &dict {
-                Some(d) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
+            // The columns: --ddl, else the dictionary of --system, else the file's own SDI.
+            let from_ddl = match ddl {
+                Some(path) => {
+                    let sql = std::fs::read_to_string(path)
+                        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+                    let roots = innodb_space::space_map::SpaceMap::read(&space)
+                        .map_err(|e| no_map(&space, e))?
+                        .index_roots();
+                    Some(
+                        schema_from_ddl(&sql, &roots)
+                            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?,
+                    )
+                }
+                None => None,
+            };
+            let schema = match (from_ddl, &dict) {
+                (Some(s), _) => s,
+                (None, Some(d)) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
                     CliError::Usage(format!(
                         "{}: the dictionary of --system has no table in tablespace {}",
                         space.path().display(),
                         space.space_id()
                     ))
                 })?,
-                None => SdiReport::build(&space)
+                (None, None) => SdiReport::build(&space)
                     .ok()
                     .and_then(|s| Schema::from_sdi(&s))
                     .ok_or_else(|| {
