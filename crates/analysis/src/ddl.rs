@@ -216,6 +216,7 @@ fn column_field(
         decimal,
         labels,
         set,
+        instant: Default::default(),
     })
 }
 
@@ -303,6 +304,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         },
         decimal: None,
         labels: None,
+        instant: Default::default(),
         set: false,
     };
     let mut clustered = Vec::new();

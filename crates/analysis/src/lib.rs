@@ -5,6 +5,7 @@ pub mod checksum_report;
 pub mod count_report;
 pub mod ddl;
 pub mod indexes;
+pub mod instant;
 pub mod naming;
 pub mod ownership;
 pub mod page_detail;

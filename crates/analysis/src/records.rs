@@ -1,6 +1,7 @@
 //! `records`: the rows of an index in key order, decoded with the table's
 //! columns from the data dictionary (`--system ibdata1`).
 
+use crate::instant::{self, InstantColumn};
 use innodb_format::column_value::{self, ColumnType, RollPtr, Value, DATA_SYS};
 use innodb_format::record::{RecordFormat, RecordHeader, RecordType};
 use innodb_format::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
@@ -26,6 +27,10 @@ pub struct IndexField {
     /// The labels are a SET's (a bit per label) rather than an ENUM's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub set: bool,
+    /// The row versions that added or dropped the column (MySQL 8.0.29+
+    /// INSTANT), and the value of records older than it.
+    #[serde(flatten)]
+    pub instant: InstantColumn,
 }
 
 impl IndexField {
@@ -36,6 +41,7 @@ impl IndexField {
             decimal: None,
             labels: None,
             set: false,
+            instant: InstantColumn::default(),
         }
     }
 
@@ -139,12 +145,20 @@ impl Schema {
                 let opx = e["column_opx"].as_u64()? as usize;
                 fields.push(field(columns.get(opx)?)?);
             }
+            let clustered =
+                i["type"].as_u64() == Some(1) || fields.iter().any(|f| f.name == "DB_TRX_ID");
+            if clustered && fields.iter().any(|f| f.instant.is_instant()) {
+                // After an INSTANT ADD/DROP the records keep every column,
+                // dropped ones too, in physical order.
+                if let Some(physical) = physical_order(columns) {
+                    fields = physical;
+                }
+            }
             indexes.push(SchemaIndex {
                 id,
                 name: i["name"].as_str()?.to_string(),
                 root_page: u32::try_from(root).ok()?,
-                clustered: i["type"].as_u64() == Some(1)
-                    || fields.iter().any(|f| f.name == "DB_TRX_ID"),
+                clustered,
                 fields,
             });
         }
@@ -153,6 +167,29 @@ impl Schema {
             indexes,
         })
     }
+}
+
+/// Every stored column of an SDI table in `physical_pos` order (dropped
+/// columns included), or `None` when a column lacks its position.
+fn physical_order(columns: &[serde_json::Value]) -> Option<Vec<IndexField>> {
+    let mut placed = Vec::new();
+    for c in columns {
+        let private = c["se_private_data"].as_str().unwrap_or("");
+        let Some(pos) = private
+            .split(';')
+            .find_map(|kv| kv.strip_prefix("physical_pos="))
+            .and_then(|v| v.parse::<u32>().ok())
+        else {
+            // Virtual columns are not stored.
+            if c["is_virtual"].as_bool() == Some(true) {
+                continue;
+            }
+            return None;
+        };
+        placed.push((pos, sdi_field(c)?));
+    }
+    placed.sort_by_key(|(pos, _)| *pos);
+    Some(placed.into_iter().map(|(_, f)| f).collect())
 }
 
 /// One SDI column as an index field (`dd::enum_column_types`).
@@ -275,6 +312,7 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
         decimal,
         labels,
         set: c["type"].as_u64() == Some(23),
+        instant: InstantColumn::from_se_private_data(c["se_private_data"].as_str().unwrap_or("")),
     })
 }
 
@@ -319,6 +357,8 @@ pub enum RowState {
 struct RawField {
     bytes: Vec<u8>,
     null: bool,
+    /// Not stored in this record's row version.
+    absent: bool,
     external: Option<ExternRef>,
 }
 
@@ -338,43 +378,41 @@ fn raw_fields(
     fields: &[IndexField],
     heap_top: usize,
 ) -> Option<Vec<RawField>> {
-    let places: Vec<(usize, usize, bool, bool)> = match format {
+    let places: Vec<Place> = match format {
         RecordFormat::Compact => compact_fields(bytes, r, fields)?,
         RecordFormat::Redundant => r
             .redundant_fields(bytes)
             .ok()
             .filter(|f| f.len() == fields.len())?
             .iter()
-            .map(|f| (f.start, f.len, f.null, f.external))
+            .map(|f| Place {
+                start: f.start,
+                len: f.len,
+                null: f.null,
+                external: f.external,
+                absent: false,
+            })
             .collect(),
     };
-    let end = places.last().map_or(0, |p| p.0 + p.1);
+    let end = places.last().map_or(0, |p| p.start + p.len);
     if r.origin + end > heap_top {
         return None;
     }
     places
         .into_iter()
-        .map(|(start, len, null, ext)| {
-            let b = bytes.get(r.origin + start..r.origin + start + len)?;
-            Some(if null {
-                RawField {
-                    bytes: Vec::new(),
-                    null: true,
-                    external: None,
-                }
-            } else if ext && len >= BTR_EXTERN_FIELD_REF_SIZE {
-                let split = len - BTR_EXTERN_FIELD_REF_SIZE;
-                RawField {
-                    bytes: b[..split].to_vec(),
-                    null: false,
-                    external: ExternRef::parse(&b[split..]).ok(),
-                }
+        .map(|p| {
+            let b = bytes.get(r.origin + p.start..r.origin + p.start + p.len)?;
+            let field = |bytes: &[u8], external| RawField {
+                bytes: bytes.to_vec(),
+                null: p.null,
+                absent: p.absent,
+                external,
+            };
+            Some(if p.external && p.len >= BTR_EXTERN_FIELD_REF_SIZE {
+                let split = p.len - BTR_EXTERN_FIELD_REF_SIZE;
+                field(&b[..split], ExternRef::parse(&b[split..]).ok())
             } else {
-                RawField {
-                    bytes: b.to_vec(),
-                    null: false,
-                    external: None,
-                }
+                field(b, None)
             })
         })
         .collect()
@@ -483,16 +521,30 @@ fn index_fields(table: &DictTable, index: &DictIndex) -> Vec<IndexField> {
     out
 }
 
-/// Where each field of a COMPACT leaf record is: (start, len, null, external).
-fn compact_fields(
-    page: &[u8],
-    rec: &RecordHeader,
-    fields: &[IndexField],
-) -> Option<Vec<(usize, usize, bool, bool)>> {
-    let n_nullable = fields.iter().filter(|f| f.column_type.nullable()).count();
+/// Where one field of a record is.
+#[derive(Debug, Clone, Copy, Default)]
+struct Place {
+    start: usize,
+    len: usize,
+    null: bool,
+    external: bool,
+    /// Not stored in a record of this row version (INSTANT ADD/DROP).
+    absent: bool,
+}
+
+/// Where each field of a COMPACT leaf record is. A record carrying a row
+/// version stores only the fields of that version, its null bitmap
+/// covering those alone.
+fn compact_fields(page: &[u8], rec: &RecordHeader, fields: &[IndexField]) -> Option<Vec<Place>> {
+    let (version, version_bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
+    let stored = |f: &IndexField| f.instant.stored_in(version);
+    let n_nullable = fields
+        .iter()
+        .filter(|f| stored(f) && f.column_type.nullable())
+        .count();
     let extra = |i: usize| {
         rec.origin
-            .checked_sub(6 + i)
+            .checked_sub(6 + version_bytes + i)
             .and_then(|a| page.get(a).copied())
     };
     let mut null_i = 0usize;
@@ -500,16 +552,28 @@ fn compact_fields(
     let mut start = 0usize;
     let mut out = Vec::with_capacity(fields.len());
     for f in fields {
+        if !stored(f) {
+            out.push(Place {
+                start,
+                absent: true,
+                ..Place::default()
+            });
+            continue;
+        }
         let t = &f.column_type;
         if t.nullable() {
             let is_null = extra(null_i / 8)? >> (null_i % 8) & 1 == 1;
             null_i += 1;
             if is_null {
-                out.push((start, 0, true, false));
+                out.push(Place {
+                    start,
+                    null: true,
+                    ..Place::default()
+                });
                 continue;
             }
         }
-        let (len, ext) = match t.fixed_size() {
+        let (len, external) = match t.fixed_size() {
             Some(n) => (n, false),
             None => {
                 let b = usize::from(extra(len_at)?);
@@ -523,7 +587,12 @@ fn compact_fields(
                 }
             }
         };
-        out.push((start, len, false, ext));
+        out.push(Place {
+            start,
+            len,
+            external,
+            ..Place::default()
+        });
         start += len;
     }
     Some(out)
@@ -599,14 +668,15 @@ impl RecordsReport {
                 if limit.is_some_and(|l| raw_rows.len() >= l) {
                     break;
                 }
-                if v.page.format == RecordFormat::Compact && r.info_bits & 0xC0 != 0 {
-                    // MySQL 8.0.12+ INSTANT (0x80) and 8.0.29+ VERSION (0x40) bits.
+                if v.page.format == RecordFormat::Compact
+                    && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
+                {
                     findings.push(Finding::on_page(
                         FindingKind::Unreadable,
                         v.page_no,
                         r.origin,
                         "info bits",
-                        "the record carries a row version of an INSTANT ADD/DROP COLUMN, which is not decoded yet",
+                        "the record stores its field count (INSTANT ADD COLUMN of MySQL 8.0.12–8.0.28), which is not decoded yet",
                     ));
                     continue;
                 }
@@ -646,6 +716,14 @@ impl RecordsReport {
             let mut values = Vec::with_capacity(raw.fields.len());
             let mut roll_ptr = None;
             for (rf, f) in raw.fields.into_iter().zip(&fields) {
+                if rf.absent {
+                    // Older than an INSTANT ADD (its default) or newer than a DROP.
+                    values.push(match &f.instant.default {
+                        Some(d) if f.instant.version_dropped == 0 => f.value(d),
+                        _ => Value::Null,
+                    });
+                    continue;
+                }
                 if rf.null {
                     values.push(Value::Null);
                     continue;
