@@ -100,12 +100,29 @@ fn column_field(
             prtype: nn | 4,
             len: 4,
         },
+        DataType::FloatUnsigned(_) => ColumnType {
+            mtype: DATA_FLOAT,
+            prtype: nn | DATA_UNSIGNED | 4,
+            len: 4,
+        },
         DataType::Double(_) | DataType::DoublePrecision | DataType::Real => ColumnType {
             mtype: DATA_DOUBLE,
             prtype: nn | 5,
             len: 8,
         },
-        DataType::Decimal(info) | DataType::Numeric(info) | DataType::Dec(info) => {
+        DataType::DoubleUnsigned(_)
+        | DataType::DoublePrecisionUnsigned
+        | DataType::RealUnsigned => ColumnType {
+            mtype: DATA_DOUBLE,
+            prtype: nn | DATA_UNSIGNED | 5,
+            len: 8,
+        },
+        // UNSIGNED does not change how a DECIMAL is stored.
+        DataType::Decimal(info)
+        | DataType::Numeric(info)
+        | DataType::Dec(info)
+        | DataType::DecimalUnsigned(info)
+        | DataType::DecUnsigned(info) => {
             let (p, s) = match info {
                 sqlparser::ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, *s as u32),
                 sqlparser::ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
@@ -364,4 +381,29 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         table: name,
         indexes,
     })
+}
+
+/// The same schema with TIME, DATETIME and TIMESTAMP columns without
+/// fractional seconds in the storage format of MySQL before 5.6.4 (integers
+/// of 3, 8 and 4 bytes) instead of the newer one, which a `CREATE TABLE`
+/// statement cannot tell apart; `None` when the schema has no such column.
+pub fn with_old_temporal(schema: &Schema) -> Option<Schema> {
+    let mut out = schema.clone();
+    let mut changed = false;
+    for f in out.indexes.iter_mut().flat_map(|i| i.fields.iter_mut()) {
+        let t = &mut f.column_type;
+        let old_len = match (t.mtype, t.mysql_type(), t.len) {
+            (DATA_FIXBINARY, 11, 3) => 3,
+            (DATA_FIXBINARY, 12, 5) => 8,
+            (DATA_FIXBINARY, 7, 4) => 4,
+            _ => continue,
+        };
+        t.mtype = DATA_INT;
+        t.len = old_len;
+        if t.mysql_type() == 7 {
+            t.prtype |= DATA_UNSIGNED;
+        }
+        changed = true;
+    }
+    changed.then_some(out)
 }

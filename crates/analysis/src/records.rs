@@ -3,11 +3,12 @@
 
 use crate::instant::{self, InstantColumn};
 use innodb_format::column_value::{self, ColumnType, RollPtr, Value, DATA_SYS};
+use innodb_format::page_type::PageType;
 use innodb_format::record::{RecordFormat, RecordHeader, RecordType};
 use innodb_format::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
-use innodb_space::btree;
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use innodb_space::logical_pages::LogicalPages;
+use innodb_space::{btree, lob};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
@@ -141,12 +142,30 @@ impl Schema {
                 continue;
             };
             let mut fields = Vec::new();
+            let mut listed = Vec::new();
             for e in i["elements"].as_array()? {
                 let opx = e["column_opx"].as_u64()? as usize;
+                listed.push(opx);
                 fields.push(field(columns.get(opx)?)?);
             }
             let clustered =
                 i["type"].as_u64() == Some(1) || fields.iter().any(|f| f.name == "DB_TRX_ID");
+            if clustered && !fields.iter().any(|f| f.name == "DB_TRX_ID") {
+                // Tables InnoDB makes itself (FULLTEXT auxiliary tables) list
+                // only their key; the system columns follow it.
+                fields.push(sys("DB_TRX_ID", 6));
+                fields.push(sys("DB_ROLL_PTR", 7));
+            }
+            if clustered {
+                // The clustered records hold every stored column, also those
+                // the SDI does not list as elements (the hidden FTS_DOC_ID of
+                // a table with a FULLTEXT index), in column order.
+                for (opx, c) in columns.iter().enumerate() {
+                    if !listed.contains(&opx) && c["is_virtual"].as_bool() != Some(true) {
+                        fields.push(field(c)?);
+                    }
+                }
+            }
             if clustered && fields.iter().any(|f| f.instant.is_instant()) {
                 // After an INSTANT ADD/DROP the records keep every column,
                 // dropped ones too, in physical order.
@@ -198,11 +217,17 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
     let name = c["name"].as_str()?;
     let bytes = c["char_length"].as_u64().unwrap_or(0) as u32;
     let collation = c["collation_id"].as_u64().unwrap_or(63) as u32;
-    let not_null = if c["is_nullable"].as_bool() == Some(false) {
-        DATA_NOT_NULL
+    // InnoDB's own tables (FULLTEXT auxiliary ones) say in se_private_data
+    // how InnoDB stores the column, which wins over the SQL-level flag.
+    let private = c["se_private_data"].as_str().unwrap_or("");
+    let nullable = if private.split(';').any(|kv| kv == "nullable=1") {
+        true
+    } else if private.split(';').any(|kv| kv == "nullable=0") {
+        false
     } else {
-        0
+        c["is_nullable"].as_bool() != Some(false)
     };
+    let not_null = if nullable { 0 } else { DATA_NOT_NULL };
     let unsigned = if c["is_unsigned"].as_bool() == Some(true) {
         DATA_UNSIGNED
     } else {
@@ -264,7 +289,10 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
         16 | 28 => ty(DATA_VARMYSQL, 15, bytes),
         29 if binary => ty(DATA_FIXBINARY, 254, bytes),
         29 => ty(DATA_MYSQL, 254, bytes),
-        24..=27 | 31 => ty(DATA_BLOB, 252, bytes.max(256)),
+        24..=27 => ty(DATA_BLOB, 252, bytes.max(256)),
+        // JSON (MySQL's binary JSON) and VECTOR (MySQL 9: 4-byte floats).
+        31 => ty(DATA_BLOB, 245, bytes.max(256)),
+        32 => ty(DATA_BLOB, 242, bytes.max(256)),
         30 => ty(DATA_GEOMETRY, 255, bytes.max(256)),
         22 => {
             let n = c["elements"].as_array().map_or(0, |e| e.len());
@@ -369,6 +397,15 @@ struct RawRow {
     fields: Vec<RawField>,
 }
 
+/// Where a COMPACT record begins and ends by the schema's reading of it:
+/// bytes before the origin (header, null bitmap, lengths) and after it.
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    origin: usize,
+    before: usize,
+    after: usize,
+}
+
 /// Every field's bytes of the record `r`, or `None` when its layout does
 /// not fit the index's fields or runs past the record heap.
 fn raw_fields(
@@ -379,7 +416,7 @@ fn raw_fields(
     heap_top: usize,
 ) -> Option<Vec<RawField>> {
     let places: Vec<Place> = match format {
-        RecordFormat::Compact => compact_fields(bytes, r, fields)?,
+        RecordFormat::Compact => compact_fields(bytes, r, fields)?.0,
         RecordFormat::Redundant => r
             .redundant_fields(bytes)
             .ok()
@@ -398,7 +435,7 @@ fn raw_fields(
     if r.origin + end > heap_top {
         return None;
     }
-    places
+    let raw = places
         .into_iter()
         .map(|p| {
             let b = bytes.get(r.origin + p.start..r.origin + p.start + p.len)?;
@@ -415,7 +452,8 @@ fn raw_fields(
                 field(b, None)
             })
         })
-        .collect()
+        .collect::<Option<Vec<_>>>()?;
+    Some(raw)
 }
 
 /// One row.
@@ -451,8 +489,49 @@ pub struct RecordsReport {
     pub rows: Vec<Row>,
     /// Garbage-list records whose bytes the server zeroed (with `--deleted`).
     pub erased_records: usize,
+    /// How well the schema's reading of the COMPACT records fits the pages.
+    pub layout: LayoutFit,
     /// Problems.
     pub findings: Vec<Finding>,
+}
+
+/// Records that do not fit the schema listed one by one, at most.
+const MAX_RECORD_FINDINGS: usize = 20;
+
+/// Whether a schema reads COMPACT records at their true size: records are
+/// laid out one after another in the page heap, so with the right columns
+/// a record's last byte is followed by the next record's header and null
+/// bitmap and lengths. A wrong schema (other column types, a missing or
+/// extra column) breaks this for most neighbours.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LayoutFit {
+    /// Neighbouring records (in heap address order) compared.
+    pub pairs: usize,
+    /// Those where the first ends exactly where the second begins.
+    pub fitting_pairs: usize,
+    /// Records (not in a garbage list) the schema could not read at all.
+    pub unreadable: usize,
+}
+
+impl LayoutFit {
+    /// Adds the neighbours among one page's records, and empties `extents`.
+    fn add_page(&mut self, extents: &mut Vec<Extent>) {
+        extents.sort_by_key(|e| e.origin);
+        for w in extents.windows(2) {
+            self.pairs += 1;
+            if w[0].origin + w[0].after + w[1].before == w[1].origin {
+                self.fitting_pairs += 1;
+            }
+        }
+        extents.clear();
+    }
+
+    /// True unless most neighbours disagree with the schema (fewer than
+    /// half meet, records it cannot read counting against it); nothing
+    /// compared counts as fitting.
+    pub fn fits(&self) -> bool {
+        self.fitting_pairs * 2 >= self.pairs + self.unreadable
+    }
 }
 
 /// Why there are no records to show.
@@ -535,7 +614,11 @@ struct Place {
 /// Where each field of a COMPACT leaf record is. A record carrying a row
 /// version stores only the fields of that version, its null bitmap
 /// covering those alone.
-fn compact_fields(page: &[u8], rec: &RecordHeader, fields: &[IndexField]) -> Option<Vec<Place>> {
+fn compact_fields(
+    page: &[u8],
+    rec: &RecordHeader,
+    fields: &[IndexField],
+) -> Option<(Vec<Place>, usize)> {
     let (version, version_bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
     let stored = |f: &IndexField| f.instant.stored_in(version);
     let n_nullable = fields
@@ -595,7 +678,8 @@ fn compact_fields(page: &[u8], rec: &RecordHeader, fields: &[IndexField]) -> Opt
         });
         start += len;
     }
-    Some(out)
+    // The 5 header bytes, the version byte, the null bitmap and the lengths.
+    Some((out, 5 + version_bytes + len_at))
 }
 
 impl RecordsReport {
@@ -630,6 +714,8 @@ impl RecordsReport {
         let mut findings = Vec::new();
         let mut raw_rows: Vec<RawRow> = Vec::new();
         let mut erased = 0usize;
+        let mut layout = LayoutFit::default();
+        let mut extents = Vec::new();
         let walk = btree::walk(&mut pages, index.root_page, |v| {
             if v.page.header.level != 0 || limit.is_some_and(|l| raw_rows.len() >= l) {
                 return;
@@ -696,21 +782,72 @@ impl RecordsReport {
                         fields: f,
                     }),
                     None if state == RowState::Garbage => {}
-                    None => findings.push(Finding::on_page(
-                        FindingKind::Unreadable,
-                        v.page_no,
-                        r.origin,
-                        "record",
-                        format!(
-                            "the record does not have the {} fields of index {}",
-                            fields.len(),
-                            index.name
-                        ),
-                    )),
+                    None => {
+                        layout.unreadable += 1;
+                        // The first few by place; the schema finding counts them all.
+                        if layout.unreadable > MAX_RECORD_FINDINGS {
+                            continue;
+                        }
+                        findings.push(Finding::on_page(
+                            FindingKind::Unreadable,
+                            v.page_no,
+                            r.origin,
+                            "record",
+                            format!(
+                                "the record does not have the {} fields of index {}",
+                                fields.len(),
+                                index.name
+                            ),
+                        ))
+                    }
                 }
+            }
+            if v.page.format == RecordFormat::Compact {
+                // Every record in the heap, shown or not, so that deleted
+                // ones between live ones do not break the neighbourhood.
+                let mut heap: Vec<usize> = v
+                    .records
+                    .records
+                    .iter()
+                    .filter(|r| r.record_type != RecordType::Instant && !r.is_min_rec())
+                    .map(|r| r.origin)
+                    .collect();
+                let (mut free, mut problems) = (Vec::new(), Vec::new());
+                v.page.free_list(&mut free, &mut problems);
+                heap.extend(free);
+                for o in heap {
+                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
+                        if let Some((places, before)) = compact_fields(bytes, &h, &fields) {
+                            extents.push(Extent {
+                                origin: o,
+                                before,
+                                after: places.last().map_or(0, |p| p.start + p.len),
+                            });
+                        }
+                    }
+                }
+                layout.add_page(&mut extents);
             }
         });
         findings.extend(walk.findings);
+        if !layout.fits() {
+            findings.insert(
+                0,
+                Finding::on_page(
+                    FindingKind::Unreadable,
+                    index.root_page,
+                    0,
+                    "schema",
+                    format!(
+                        "the schema does not fit the records: read with its {} fields, {} records cannot be read at all and only {} of {} neighbouring records of the leaf pages meet where the next one begins; the values are not to be trusted",
+                        fields.len(),
+                        layout.unreadable,
+                        layout.fitting_pairs,
+                        layout.pairs
+                    ),
+                ),
+            );
+        }
         let mut buf = Vec::new();
         for raw in raw_rows {
             let mut values = Vec::with_capacity(raw.fields.len());
@@ -772,13 +909,15 @@ impl RecordsReport {
             fields,
             rows,
             erased_records: erased,
+            layout,
             findings,
         })
     }
 }
 
 /// The off-page part of a column: an old-style BLOB page chain, bounded by
-/// its length and the file, a page met twice being a cycle.
+/// its length and the file, a page met twice being a cycle, or a MySQL 8
+/// LOB (uncompressed or compressed) as the reference's LOB version sees it.
 fn blob(pages: &mut LogicalPages<'_>, r: ExternRef, buf: &mut Vec<u8>) -> Result<Vec<u8>, String> {
     let want = usize::try_from(r.length)
         .unwrap_or(usize::MAX)
@@ -799,10 +938,15 @@ fn blob(pages: &mut LogicalPages<'_>, r: ExternRef, buf: &mut Vec<u8>) -> Result
         let check = pages
             .read_into(page, buf)
             .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
-        if check.page_type != innodb_format::page_type::PageType::TYPE_BLOB {
+        let kind = check.page_type;
+        if out.is_empty() && (kind == PageType::LOB_FIRST || kind == PageType::ZLOB_FIRST) {
+            // MySQL 8.0+: the reference's offset field holds the LOB version.
+            return lob::read_lob_version(pages, page, Some(r.offset), want, buf);
+        }
+        if kind != PageType::TYPE_BLOB {
             return Err(format!(
-                "page {page} is a {} page: only the old-style BLOB chain is followed so far (MySQL 8 LOB pages and compressed ZBLOB chains are not)",
-                check.page_type.name(pages.space().format().vendor)
+                "page {page} is a {} page: the old-style BLOB chain and MySQL 8 LOBs are followed, compressed ZBLOB chains not yet",
+                kind.name(pages.space().format().vendor)
             ));
         }
         let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;

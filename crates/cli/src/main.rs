@@ -5,7 +5,7 @@ mod args;
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
-use innodb_analysis::ddl::schema_from_ddl;
+use innodb_analysis::ddl::{schema_from_ddl, with_old_temporal};
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
@@ -316,14 +316,38 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                         ))
                     })?,
             };
-            let r = RecordsReport::build(&space, &schema, index.as_deref(), *deleted, *limit)
-                .map_err(|e| match e {
-                    NoRecords::NoIndex(names) => CliError::Usage(format!(
-                        "{}: no such index; the table has {}",
-                        space.path().display(),
-                        names.join(", ")
-                    )),
-                })?;
+            let build = |schema: &Schema| {
+                RecordsReport::build(&space, schema, index.as_deref(), *deleted, *limit).map_err(
+                    |e| match e {
+                        NoRecords::NoIndex(names) => CliError::Usage(format!(
+                            "{}: no such index; the table has {}",
+                            space.path().display(),
+                            names.join(", ")
+                        )),
+                    },
+                )
+            };
+            let mut r = build(&schema)?;
+            // A CREATE TABLE statement does not say which storage format its
+            // temporal columns have: when the newer one does not fit, try the older.
+            if let (false, Some(_), Some(old)) = (r.layout.fits(), ddl, with_old_temporal(&schema))
+            {
+                let r_old = build(&old)?;
+                if r_old.layout.fits() {
+                    eprintln!("innodb-inspect: note: {}: TIME/DATETIME/TIMESTAMP read in the storage format of MySQL before 5.6.4: the records fit only that one", space.path().display());
+                    r = r_old;
+                }
+            }
+            if !r.layout.fits() {
+                eprintln!(
+                    "innodb-inspect: warning: {}: the schema does not fit the records of index {} ({} of {} neighbouring records meet, {} unreadable): the values shown are not to be trusted",
+                    space.path().display(),
+                    r.index,
+                    r.layout.fitting_pairs,
+                    r.layout.pairs,
+                    r.layout.unreadable
+                );
+            }
             emit(&match cli.format {
                 Format::Text => text::records(&r),
                 Format::Json => json::records_lines(&r),

@@ -54,6 +54,8 @@ mod mysql {
     pub const YEAR: u32 = 13;
     pub const BIT: u32 = 16;
     pub const NEWDECIMAL: u32 = 246;
+    pub const JSON: u32 = 245;
+    pub const VECTOR: u32 = 242;
 }
 
 /// A column's InnoDB type.
@@ -224,9 +226,11 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
                 t % 100
             ))
         }
-        (DATA_INT, mysql::TIMESTAMP) if b.len() == 4 => {
-            Value::Text(utc((be(b) ^ if unsigned { 0 } else { 1 << 31 }) as i64))
-        }
+        (DATA_INT, mysql::TIMESTAMP) if b.len() == 4 => Value::Text(timestamp(
+            (be(b) ^ if unsigned { 0 } else { 1 << 31 }) as i64,
+            0,
+            0,
+        )),
         (DATA_INT, mysql::TIME) if b.len() == 3 => {
             let v = ((be(b) ^ 0x80_0000) as i64) << 40 >> 40;
             let (neg, v) = (v < 0, v.unsigned_abs());
@@ -251,7 +255,10 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             }
         }
         (DATA_FLOAT, _) if b.len() == 4 => {
-            Value::Float(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+            // The double nearest to the float's shortest decimal form, so
+            // that 3.14 shows as 3.14 and not 3.140000104904175.
+            let f = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            Value::Float(f.to_string().parse().unwrap_or(f64::from(f)))
         }
         (DATA_DOUBLE, _) if b.len() == 8 => {
             let mut a = [0u8; 8];
@@ -278,7 +285,7 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
         (DATA_FIXBINARY, mysql::TIMESTAMP | mysql::TIMESTAMP2) if b.len() >= 4 => {
             let secs = be(&b[..4]) as i64;
             let micros = frac_micros(&b[4..]);
-            Value::Text(format!("{}{}", utc(secs), frac_text(micros, b.len() - 4)))
+            Value::Text(timestamp(secs, micros, b.len() - 4))
         }
         (DATA_FIXBINARY, mysql::TIME | mysql::TIME2) if (3..=6).contains(&b.len()) => {
             // my_time_packed_from_binary: a negative time with a fraction
@@ -308,6 +315,13 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             ))
         }
         (DATA_FIXBINARY, mysql::BIT) => Value::UInt(be(&b[..b.len().min(8)])),
+        (DATA_BLOB, mysql::JSON) => match crate::json_binary::to_text(b) {
+            Ok(json) => Value::Text(json),
+            Err(e) => Value::Undecoded {
+                undecoded: format!("binary JSON: {e}"),
+            },
+        },
+        (DATA_BLOB, mysql::VECTOR) if b.len().is_multiple_of(4) => Value::Text(vector_text(b)),
         (DATA_FIXBINARY | DATA_BINARY, mysql::NEWDECIMAL) => hex(b),
         _ if t.is_text() => {
             let s = text(b, t.collation());
@@ -319,6 +333,38 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             }
         }
         _ => hex(b),
+    }
+}
+
+/// A VECTOR (little-endian 4-byte floats) as MySQL's `VECTOR_TO_STRING`
+/// prints it: `[1.00000e+00,2.00000e+00]`.
+fn vector_text(b: &[u8]) -> String {
+    let parts: Vec<String> = b
+        .chunks_exact(4)
+        .map(|c| {
+            let f = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            let s = format!("{f:.5e}");
+            // Rust writes `1.00000e0`; MySQL (printf %.5e) `1.00000e+00`.
+            match s.split_once('e') {
+                Some((m, e)) => {
+                    let (sign, digits) = e.strip_prefix('-').map_or(("+", e), |d| ("-", d));
+                    format!("{m}e{sign}{digits:0>2}")
+                }
+                None => s,
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(","))
+}
+
+/// A TIMESTAMP: seconds since 1970 in UTC, with `frac_bytes` bytes of
+/// fraction; 0 is the server's zero timestamp `0000-00-00 00:00:00`.
+fn timestamp(secs: i64, micros: u64, frac_bytes: usize) -> String {
+    let frac = frac_text(micros, frac_bytes);
+    if secs == 0 && micros == 0 {
+        format!("0000-00-00 00:00:00{frac}")
+    } else {
+        format!("{}{frac}", utc(secs))
     }
 }
 

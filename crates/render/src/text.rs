@@ -330,7 +330,7 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
                 Value::Null => "NULL".into(),
                 Value::Int(i) => i.to_string(),
                 Value::UInt(u) => u.to_string(),
-                Value::Float(f) => f.to_string(),
+                Value::Float(f) => float_text(*f),
                 Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
                 Value::Hex { hex } => format!("0x{hex}"),
                 Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
@@ -358,6 +358,17 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
     o
 }
 
+/// A FLOAT or DOUBLE in its shortest exact digits, with an exponent when
+/// it is very large or very small (`3.4028234663852886e38`), not hundreds
+/// of digits.
+fn float_text(f: f64) -> String {
+    if f == 0.0 || (1e-5..1e16).contains(&f.abs()) {
+        f.to_string()
+    } else {
+        format!("{f:e}")
+    }
+}
+
 /// `records` as CSV (RFC 4180): a header of field names and a `state`
 /// column, one line per row; NULL is an empty field, binary is hex.
 pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
@@ -381,7 +392,7 @@ pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
                 Value::Null => String::new(),
                 Value::Int(i) => i.to_string(),
                 Value::UInt(u) => u.to_string(),
-                Value::Float(f) => f.to_string(),
+                Value::Float(f) => float_text(*f),
                 Value::Text(t) => quote(t),
                 Value::Hex { hex } => format!("0x{hex}"),
                 Value::Undecoded { undecoded } => quote(&format!("<undecoded: {undecoded}>")),

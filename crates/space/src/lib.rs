@@ -12,6 +12,7 @@ pub mod doublewrite;
 pub mod error;
 pub mod finding;
 pub mod list_walk;
+pub mod lob;
 pub mod logical_pages;
 pub mod page_check;
 pub mod segment;
