@@ -174,7 +174,10 @@ fn dive(pages: &mut LogicalPages<'_>, root: u32, rng: &mut Rng) -> Option<(u64, 
                 .records
                 .iter()
                 .filter(|r| {
-                    r.record_type == RecordType::Ordinary && !r.is_min_rec() && !r.is_deleted()
+                    // Status 4: a row written after a MariaDB instant ADD COLUMN.
+                    matches!(r.record_type, RecordType::Ordinary | RecordType::Instant)
+                        && !r.is_min_rec()
+                        && !r.is_deleted()
                 })
                 .collect();
             let bytes = page.space().data_bytes as u64;

@@ -5,7 +5,6 @@
 use crate::ownership::{classify, PageUse, SpaceAccount};
 use crate::scan::PageConsumer;
 use crate::space_reports::{header, IndexRow, SpaceFindings, SpaceHeader};
-use innodb_format::record::RecordType;
 use innodb_space::btree::{self, PageVisit, TreeWalk};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::space_map::{NoSpaceMap, SpaceMap};
@@ -193,9 +192,10 @@ impl IndexAnalysis {
                 let Some(l) = levels.get_mut(i) else { return };
                 l.pages += 1;
                 for r in &v.records.records {
-                    // MariaDB's instant-ALTER metadata record: status 4, or the
-                    // min-rec flag on a leaf (REDUNDANT has no status bits).
-                    if r.record_type == RecordType::Instant || (h.level == 0 && r.is_min_rec()) {
+                    // MariaDB's instant-ALTER metadata record: the min-rec
+                    // flag on a leaf. (Status 4 alone marks a row written
+                    // after an instant ADD COLUMN: a row like any other.)
+                    if h.level == 0 && r.is_min_rec() {
                         metadata += 1;
                         continue;
                     }

@@ -2,6 +2,7 @@
 //! columns from the data dictionary (`--system ibdata1`).
 
 use crate::instant::{self, InstantColumn};
+use crate::mariadb_instant;
 use innodb_format::column_value::{self, ColumnType, RollPtr, Value, DATA_SYS};
 use innodb_format::page_type::PageType;
 use innodb_format::record::{RecordFormat, RecordHeader, RecordType};
@@ -35,7 +36,7 @@ pub struct IndexField {
 }
 
 impl IndexField {
-    fn plain(name: &str, column_type: ColumnType) -> Self {
+    pub(crate) fn plain(name: &str, column_type: ColumnType) -> Self {
         IndexField {
             name: name.into(),
             column_type,
@@ -47,7 +48,7 @@ impl IndexField {
     }
 
     /// The value of the field bytes `b`.
-    fn value(&self, b: &[u8]) -> Value {
+    pub(crate) fn value(&self, b: &[u8]) -> Value {
         if self.column_type.mtype == DATA_SYS {
             return Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
         }
@@ -102,13 +103,33 @@ pub struct Schema {
     pub table: String,
     /// Its indexes.
     pub indexes: Vec<SchemaIndex>,
+    /// The table's stored columns in the dictionary's order (`SYS_COLUMNS.POS`,
+    /// or the statement's), which MariaDB's instant-ALTER column map refers
+    /// to; empty when the schema came from an SDI.
+    #[serde(skip)]
+    pub columns: Vec<IndexField>,
 }
 
 impl Schema {
     /// The schema of the table the dictionary places in tablespace `space_id`.
     pub fn from_dictionary(dict: &Dictionary, space_id: u32) -> Option<Schema> {
         let table = dict.tables_in(space_id).next()?;
+        let mut columns: Vec<_> = table.columns.iter().collect();
+        columns.sort_by_key(|c| c.pos);
         Some(Schema {
+            columns: columns
+                .into_iter()
+                .map(|c| {
+                    IndexField::plain(
+                        &c.name,
+                        ColumnType {
+                            mtype: c.mtype,
+                            prtype: c.prtype,
+                            len: c.len,
+                        },
+                    )
+                })
+                .collect(),
             table: table.name.clone(),
             indexes: table
                 .indexes
@@ -184,6 +205,7 @@ impl Schema {
         Some(Schema {
             table: t["name"].as_str()?.to_string(),
             indexes,
+            columns: Vec::new(),
         })
     }
 }
@@ -414,22 +436,39 @@ fn raw_fields(
     format: RecordFormat,
     fields: &[IndexField],
     heap_top: usize,
+    mariadb_core: Option<usize>,
 ) -> Option<Vec<RawField>> {
     let places: Vec<Place> = match format {
-        RecordFormat::Compact => compact_fields(bytes, r, fields)?.0,
-        RecordFormat::Redundant => r
-            .redundant_fields(bytes)
-            .ok()
-            .filter(|f| f.len() == fields.len())?
-            .iter()
-            .map(|f| Place {
-                start: f.start,
-                len: f.len,
-                null: f.null,
-                external: f.external,
-                absent: false,
-            })
-            .collect(),
+        RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
+        RecordFormat::Redundant => {
+            let stored = r.redundant_fields(bytes).ok()?;
+            // After a MariaDB instant ADD a record may hold fewer fields than
+            // the index: the others take the metadata record's defaults.
+            let least = mariadb_core.unwrap_or(fields.len());
+            if stored.len() > fields.len() || stored.len() < least {
+                return None;
+            }
+            let mut places: Vec<Place> = stored
+                .iter()
+                .map(|f| Place {
+                    start: f.start,
+                    len: f.len,
+                    null: f.null,
+                    external: f.external,
+                    absent: false,
+                })
+                .collect();
+            let end = places.last().map_or(0, |p| p.start + p.len);
+            places.resize(
+                fields.len(),
+                Place {
+                    start: end,
+                    absent: true,
+                    ..Place::default()
+                },
+            );
+            places
+        }
     };
     let end = places.last().map_or(0, |p| p.start + p.len);
     if r.origin + end > heap_top {
@@ -602,28 +641,51 @@ fn index_fields(table: &DictTable, index: &DictIndex) -> Vec<IndexField> {
 
 /// Where one field of a record is.
 #[derive(Debug, Clone, Copy, Default)]
-struct Place {
-    start: usize,
-    len: usize,
-    null: bool,
-    external: bool,
+pub(crate) struct Place {
+    /// Offset from the record origin.
+    pub(crate) start: usize,
+    /// Bytes in the record.
+    pub(crate) len: usize,
+    /// SQL NULL.
+    pub(crate) null: bool,
+    /// Ends with a 20-byte reference to off-page data.
+    pub(crate) external: bool,
     /// Not stored in a record of this row version (INSTANT ADD/DROP).
-    absent: bool,
+    pub(crate) absent: bool,
 }
 
 /// Where each field of a COMPACT leaf record is. A record carrying a row
 /// version stores only the fields of that version, its null bitmap
 /// covering those alone.
-fn compact_fields(
+///
+/// `mariadb_core`: the clustered index's `n_core_fields` after a MariaDB
+/// instant ALTER: an ordinary record holds that many fields, a
+/// `REC_STATUS_INSTANT` one says how many more before its null bitmap.
+pub(crate) fn compact_fields(
     page: &[u8],
     rec: &RecordHeader,
     fields: &[IndexField],
+    mariadb_core: Option<usize>,
 ) -> Option<(Vec<Place>, usize)> {
-    let (version, version_bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
-    let stored = |f: &IndexField| f.instant.stored_in(version);
+    let (stored_n, version, version_bytes) = match mariadb_core {
+        Some(n_core) if rec.record_type == RecordType::Instant => {
+            let (n_add, bytes) = mariadb_instant::n_add_fields(page, rec.origin)?;
+            (Some(n_core + 1 + n_add), 0, bytes)
+        }
+        Some(n_core) => (Some(n_core), 0, 0),
+        None => {
+            let (v, bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
+            (None, v, bytes)
+        }
+    };
+    let stored_at = |i: usize, f: &IndexField| match stored_n {
+        Some(n) => i < n,
+        None => f.instant.stored_in(version),
+    };
     let n_nullable = fields
         .iter()
-        .filter(|f| stored(f) && f.column_type.nullable())
+        .enumerate()
+        .filter(|(i, f)| stored_at(*i, f) && f.column_type.nullable())
         .count();
     let extra = |i: usize| {
         rec.origin
@@ -634,8 +696,8 @@ fn compact_fields(
     let mut len_at = n_nullable.div_ceil(8);
     let mut start = 0usize;
     let mut out = Vec::with_capacity(fields.len());
-    for f in fields {
-        if !stored(f) {
+    for (i, f) in fields.iter().enumerate() {
+        if !stored_at(i, f) {
             out.push(Place {
                 start,
                 absent: true,
@@ -708,10 +770,27 @@ impl RecordsReport {
                     .collect(),
             )
         })?;
-        let fields = index.fields.clone();
+        let mut fields = index.fields.clone();
         let mut pages = LogicalPages::new(space);
         let mut rows = Vec::new();
         let mut findings = Vec::new();
+        let mut mariadb_core = None;
+        if index.clustered {
+            match mariadb_instant::prepare(&mut pages, index.root_page, schema, &fields) {
+                Ok(Some(m)) => {
+                    fields = m.fields;
+                    mariadb_core = Some(m.n_core);
+                }
+                Ok(None) => {}
+                Err(e) => findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    index.root_page,
+                    0,
+                    "instant ALTER metadata",
+                    format!("{e}: the records are read as if no column had been added or dropped"),
+                )),
+            }
+        }
         let mut raw_rows: Vec<RawRow> = Vec::new();
         let mut erased = 0usize;
         let mut layout = LayoutFit::default();
@@ -726,7 +805,7 @@ impl RecordsReport {
                 .records
                 .records
                 .iter()
-                .filter(|r| r.record_type != RecordType::Instant && !r.is_min_rec())
+                .filter(|r| !r.is_min_rec())
                 .filter(|r| deleted || !r.is_deleted())
                 .map(|r| {
                     (
@@ -766,7 +845,7 @@ impl RecordsReport {
                     ));
                     continue;
                 }
-                match raw_fields(bytes, &r, v.page.format, &fields, heap_top) {
+                match raw_fields(bytes, &r, v.page.format, &fields, heap_top, mariadb_core) {
                     // The server may have zeroed a purged record (MariaDB
                     // does): nothing of it is left to read.
                     Some(f)
@@ -809,7 +888,7 @@ impl RecordsReport {
                     .records
                     .records
                     .iter()
-                    .filter(|r| r.record_type != RecordType::Instant && !r.is_min_rec())
+                    .filter(|r| !r.is_min_rec())
                     .map(|r| r.origin)
                     .collect();
                 let (mut free, mut problems) = (Vec::new(), Vec::new());
@@ -817,7 +896,9 @@ impl RecordsReport {
                 heap.extend(free);
                 for o in heap {
                     if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
-                        if let Some((places, before)) = compact_fields(bytes, &h, &fields) {
+                        if let Some((places, before)) =
+                            compact_fields(bytes, &h, &fields, mariadb_core)
+                        {
                             extents.push(Extent {
                                 origin: o,
                                 before,
@@ -918,7 +999,11 @@ impl RecordsReport {
 /// The off-page part of a column: an old-style BLOB page chain, bounded by
 /// its length and the file, a page met twice being a cycle, or a MySQL 8
 /// LOB (uncompressed or compressed) as the reference's LOB version sees it.
-fn blob(pages: &mut LogicalPages<'_>, r: ExternRef, buf: &mut Vec<u8>) -> Result<Vec<u8>, String> {
+pub(crate) fn blob(
+    pages: &mut LogicalPages<'_>,
+    r: ExternRef,
+    buf: &mut Vec<u8>,
+) -> Result<Vec<u8>, String> {
     let want = usize::try_from(r.length)
         .unwrap_or(usize::MAX)
         .min(sdi::MAX_SDI_BYTES * 16);

@@ -2,7 +2,6 @@
 //! each page uses.
 
 use crate::space_reports::{header, SpaceHeader};
-use innodb_format::record::RecordType;
 use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::space_map::{NoSpaceMap, SpaceMap};
@@ -95,7 +94,7 @@ impl TreeReport {
                 .records
                 .records
                 .iter()
-                .find(|r| r.record_type != RecordType::Instant && !(h.level == 0 && r.is_min_rec()))
+                .find(|r| !(h.level == 0 && r.is_min_rec()))
                 .or(v.records.records.first());
             let min_key_bytes = first
                 .map(|r| {

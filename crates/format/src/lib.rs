@@ -22,6 +22,7 @@ pub mod ibuf_header;
 pub mod index_header;
 pub mod index_page;
 pub mod inode;
+pub mod instant_field_map;
 pub mod json_binary;
 pub mod lob_data_page;
 pub mod lob_first_page;

@@ -92,7 +92,10 @@ pub enum RecordType {
     Infimum,
     /// The supremum (`REC_STATUS_SUPREMUM`).
     Supremum,
-    /// MariaDB's instant-ALTER metadata record (`REC_STATUS_INSTANT`, status 4).
+    /// `REC_STATUS_INSTANT` (status 4, MariaDB): a clustered leaf record
+    /// holding more fields than the index had before an instant ADD
+    /// COLUMN (their count stored before the null bitmap); the metadata
+    /// record is one too, told apart by its min-rec flag.
     Instant,
     /// A status value no server writes (5–7).
     Unknown(u8),
