@@ -1416,3 +1416,60 @@ fn mariadb_instant_alter_columns() {
         }
     }
 }
+
+/// `--datadir DIR`: the data directory's ibdata1 gives the dictionary, and
+/// a file is found inside it by its path there (`test/t_types`): the same
+/// rows as with `--system` and the full path; indexes named by `count`; a
+/// directory without ibdata1 is an error.
+#[test]
+fn datadir_gives_the_dictionary_and_finds_files() {
+    let files = support::fixtures_dir().join("p16k").join("files");
+    let by_datadir = support::run([
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--datadir".as_ref(),
+        files.as_os_str(),
+        "records".as_ref(),
+        "test/t_types".as_ref(),
+    ]);
+    let by_system = support::run([
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--system".as_ref(),
+        files.join("ibdata1.gz").as_os_str(),
+        "records".as_ref(),
+        files.join("test/t_types.ibd.gz").as_os_str(),
+    ]);
+    assert!(
+        by_datadir.status.success(),
+        "{}",
+        String::from_utf8_lossy(&by_datadir.stderr)
+    );
+    assert_eq!(by_datadir.stdout, by_system.stdout);
+    assert_eq!(
+        String::from_utf8_lossy(&by_datadir.stdout).lines().count(),
+        256
+    );
+    let (count, _) = support::run_json([
+        "--datadir".as_ref(),
+        files.as_os_str(),
+        "count".as_ref(),
+        "test/t_sec_after.ibd".as_ref(),
+    ]);
+    let names: Vec<&str> = count["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["name"].as_str())
+        .collect();
+    assert_eq!(names, ["test/t_sec_after.PRIMARY", "test/t_sec_after.k_a"]);
+    let empty = tempfile::tempdir().unwrap();
+    let out = support::run([
+        "--datadir".as_ref(),
+        empty.path().as_os_str(),
+        "records".as_ref(),
+        "test/t1".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no ibdata1"));
+}

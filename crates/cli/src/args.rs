@@ -20,6 +20,11 @@ pub struct Cli {
     /// and indexes in the reports (MariaDB, MySQL 5.x).
     #[arg(long, global = true)]
     pub system: Option<PathBuf>,
+    /// A data directory: its ibdata1 (or ibdata1.gz) is the system
+    /// tablespace, as with --system, and a FILE not found as given is looked
+    /// for inside it (`test/t1.ibd`, `test/t1`).
+    #[arg(long, global = true)]
+    pub datadir: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

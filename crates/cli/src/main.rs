@@ -80,13 +80,54 @@ impl std::fmt::Display for CliError {
     }
 }
 
-/// The dictionary of `--system`, when given.
+/// The dictionary of `--system`, or of the `--datadir`'s system tablespace.
 fn dictionary(cli: &Cli, options: OpenOptions) -> Result<Option<Dictionary>, CliError> {
-    let Some(path) = &cli.system else {
+    if let Some(path) = &cli.system {
+        let space = Tablespace::open(path, options)?;
+        return Dictionary::read(&space).map(Some).map_err(CliError::Usage);
+    }
+    let Some(dir) = &cli.datadir else {
         return Ok(None);
     };
-    let space = Tablespace::open(path, options)?;
-    Dictionary::read(&space).map(Some).map_err(CliError::Usage)
+    let Some(path) = ["ibdata1", "ibdata1.gz"]
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.exists())
+    else {
+        return Err(CliError::Usage(format!(
+            "{}: no ibdata1 in the data directory",
+            dir.display()
+        )));
+    };
+    let space = Tablespace::open(&path, options)?;
+    match Dictionary::read(&space) {
+        Ok(d) => Ok(Some(d)),
+        // MySQL 8.0+ keeps its dictionary in mysql.ibd and each file's SDI,
+        // which the commands read by themselves.
+        Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
+        Err(e) => Err(CliError::Usage(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// `file` as given, or, when it does not exist, inside `--datadir` (also
+/// with `.ibd` and `.gz` added).
+fn locate(cli: &Cli, file: &std::path::Path) -> std::path::PathBuf {
+    if file.exists() {
+        return file.to_path_buf();
+    }
+    let Some(dir) = &cli.datadir else {
+        return file.to_path_buf();
+    };
+    let base = dir.join(file);
+    let with = |ext: &str| {
+        let mut s = base.clone().into_os_string();
+        s.push(ext);
+        std::path::PathBuf::from(s)
+    };
+    [base.clone(), with(".gz"), with(".ibd"), with(".ibd.gz")]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| file.to_path_buf())
 }
 
 /// `db/table.index` for every index row, from the dictionary.
@@ -121,7 +162,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     let options = OpenOptions {
         page_size: cli.page_size.map(|s| s.0),
     };
-    let open = |path: &std::path::Path| Tablespace::open(path, options);
+    let open = |path: &std::path::Path| Tablespace::open(&locate(cli, path), options);
     let dict = dictionary(cli, options)?;
     if cli.format == Format::Csv && !matches!(cli.command, Command::Records { .. }) {
         return Err(CliError::Usage(
