@@ -162,7 +162,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     let options = OpenOptions {
         page_size: cli.page_size.map(|s| s.0),
     };
-    let open = |path: &std::path::Path| Tablespace::open(&locate(cli, path), options);
+    let open = |path: &std::path::Path| Tablespace::open(locate(cli, path), options);
     let dict = dictionary(cli, options)?;
     if cli.format == Format::Csv && !matches!(cli.command, Command::Records { .. }) {
         return Err(CliError::Usage(
