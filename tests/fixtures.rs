@@ -1272,11 +1272,11 @@ fn secondary_index_records_and_csv() {
         ]);
         let csv = String::from_utf8(out.stdout).unwrap();
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines[0], "a,id,state", "{t}");
+        assert_eq!(lines[0], "a,id,state,confidence", "{t}");
         assert_eq!(lines.len(), 10001, "{t}");
         assert_eq!(
             lines[1],
-            format!("{},{},live", pairs[0].0, pairs[0].1),
+            format!("{},{},live,", pairs[0].0, pairs[0].1),
             "{t}"
         );
     }

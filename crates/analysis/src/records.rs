@@ -416,6 +416,7 @@ struct RawRow {
     page: u32,
     origin: usize,
     state: RowState,
+    confidence: Option<Confidence>,
     fields: Vec<RawField>,
 }
 
@@ -426,6 +427,55 @@ struct Extent {
     origin: usize,
     before: usize,
     after: usize,
+    /// In the page's garbage list.
+    garbage: bool,
+}
+
+impl Extent {
+    fn start(&self) -> usize {
+        self.origin.saturating_sub(self.before)
+    }
+    fn end(&self) -> usize {
+        self.origin + self.after
+    }
+}
+
+/// How far a deleted record's values can be trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Parts of its bytes have been reused by a live record, or an
+    /// off-page part is gone: some values are not the deleted row's.
+    Low,
+    /// Read whole, but nothing around it confirms where it ends.
+    Medium,
+    /// Intact: delete-marked and still in the index, or a garbage-list
+    /// record whose bytes no live record has taken and which ends where a
+    /// neighbour (or the heap) begins.
+    High,
+}
+
+/// The confidence of the garbage-list record at `origin` among the
+/// page's record `extents` (`heap_top`: where the heap ends).
+fn garbage_confidence(origin: usize, extents: &[Extent], heap_top: usize) -> Confidence {
+    let Some(g) = extents.iter().find(|e| e.origin == origin) else {
+        return Confidence::Medium;
+    };
+    let overwritten = extents
+        .iter()
+        .any(|e| !e.garbage && e.start() < g.end() && g.start() < e.end());
+    if overwritten {
+        return Confidence::Low;
+    }
+    let meets = g.end() == heap_top
+        || extents
+            .iter()
+            .any(|e| e.origin != origin && (e.end() == g.start() || g.end() == e.start()));
+    if meets {
+        Confidence::High
+    } else {
+        Confidence::Medium
+    }
 }
 
 /// Every field's bytes of the record `r`, or `None` when its layout does
@@ -506,6 +556,9 @@ pub struct Row {
     pub deleted: bool,
     /// Live, delete-marked, or read from the garbage list.
     pub state: RowState,
+    /// For a deleted row: how far its values can be trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
     /// Values, in field order.
     pub values: Vec<Value>,
     /// `DB_ROLL_PTR` taken apart, for clustered records.
@@ -801,6 +854,34 @@ impl RecordsReport {
             }
             let bytes = v.page.bytes();
             let heap_top = usize::from(v.page.header.heap_top);
+            if v.page.format == RecordFormat::Compact {
+                // Every record in the heap, shown or not, so that deleted
+                // ones between live ones do not break the neighbourhood.
+                let mut heap: Vec<(usize, bool)> = v
+                    .records
+                    .records
+                    .iter()
+                    .filter(|r| !r.is_min_rec())
+                    .map(|r| (r.origin, false))
+                    .collect();
+                let (mut free, mut problems) = (Vec::new(), Vec::new());
+                v.page.free_list(&mut free, &mut problems);
+                heap.extend(free.into_iter().map(|o| (o, true)));
+                for (o, garbage) in heap {
+                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
+                        if let Some((places, before)) =
+                            compact_fields(bytes, &h, &fields, mariadb_core)
+                        {
+                            extents.push(Extent {
+                                origin: o,
+                                before,
+                                after: places.last().map_or(0, |p| p.start + p.len),
+                                garbage,
+                            });
+                        }
+                    }
+                }
+            }
             let mut candidates: Vec<(RecordHeader, RowState)> = v
                 .records
                 .records
@@ -858,6 +939,13 @@ impl RecordsReport {
                         page: v.page_no,
                         origin: r.origin,
                         state,
+                        confidence: match state {
+                            RowState::Live => None,
+                            RowState::DeleteMarked => Some(Confidence::High),
+                            RowState::Garbage => {
+                                Some(garbage_confidence(r.origin, &extents, heap_top))
+                            }
+                        },
                         fields: f,
                     }),
                     None if state == RowState::Garbage => {}
@@ -881,34 +969,7 @@ impl RecordsReport {
                     }
                 }
             }
-            if v.page.format == RecordFormat::Compact {
-                // Every record in the heap, shown or not, so that deleted
-                // ones between live ones do not break the neighbourhood.
-                let mut heap: Vec<usize> = v
-                    .records
-                    .records
-                    .iter()
-                    .filter(|r| !r.is_min_rec())
-                    .map(|r| r.origin)
-                    .collect();
-                let (mut free, mut problems) = (Vec::new(), Vec::new());
-                v.page.free_list(&mut free, &mut problems);
-                heap.extend(free);
-                for o in heap {
-                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
-                        if let Some((places, before)) =
-                            compact_fields(bytes, &h, &fields, mariadb_core)
-                        {
-                            extents.push(Extent {
-                                origin: o,
-                                before,
-                                after: places.last().map_or(0, |p| p.start + p.len),
-                            });
-                        }
-                    }
-                }
-                layout.add_page(&mut extents);
-            }
+            layout.add_page(&mut extents);
         });
         findings.extend(walk.findings);
         if !layout.fits() {
@@ -974,11 +1035,19 @@ impl RecordsReport {
                 }
                 values.push(f.value(&b));
             }
+            // A value that could not be read (an off-page part gone) lowers it.
+            let confidence = match raw.confidence {
+                Some(_) if values.iter().any(|v| matches!(v, Value::Undecoded { .. })) => {
+                    Some(Confidence::Low)
+                }
+                c => c,
+            };
             rows.push(Row {
                 page: raw.page,
                 origin: raw.origin,
                 deleted: raw.state != RowState::Live,
                 state: raw.state,
+                confidence,
                 values,
                 roll_ptr,
             });
@@ -1041,4 +1110,44 @@ pub(crate) fn blob(
     }
     out.truncate(want);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(origin: usize, before: usize, after: usize, garbage: bool) -> Extent {
+        Extent {
+            origin,
+            before,
+            after,
+            garbage,
+        }
+    }
+
+    #[test]
+    fn garbage_confidence_by_neighbours_and_overlap() {
+        // Live records at 125..150 and 150..180; garbage at 180..210 meets the second.
+        let page = [
+            ext(130, 5, 20, false),
+            ext(155, 5, 25, false),
+            ext(185, 5, 25, true),
+        ];
+        assert_eq!(garbage_confidence(185, &page, 400), Confidence::High);
+        // Ending at the heap top also confirms it.
+        let alone = [ext(130, 5, 20, false), ext(305, 5, 95, true)];
+        assert_eq!(garbage_confidence(305, &alone, 400), Confidence::High);
+        // Meeting nothing: read, but unconfirmed.
+        let adrift = [ext(130, 5, 20, false), ext(205, 5, 20, true)];
+        assert_eq!(garbage_confidence(205, &adrift, 400), Confidence::Medium);
+        // A live record written over part of it.
+        let reused = [
+            ext(130, 5, 20, false),
+            ext(145, 5, 30, true),
+            ext(160, 5, 20, false),
+        ];
+        assert_eq!(garbage_confidence(145, &reused, 400), Confidence::Low);
+        // A record whose layout could not be worked out.
+        assert_eq!(garbage_confidence(999, &page, 400), Confidence::Medium);
+    }
 }

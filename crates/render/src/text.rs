@@ -336,11 +336,17 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
                 Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
             })
             .collect();
+        let confidence = match row.confidence {
+            Some(c) => format!(", {} confidence", confidence_name(c)),
+            None => String::new(),
+        };
         let mark = match row.state {
-            innodb_analysis::records::RowState::Live => "",
-            innodb_analysis::records::RowState::DeleteMarked => "\t(delete-marked)",
+            innodb_analysis::records::RowState::Live => String::new(),
+            innodb_analysis::records::RowState::DeleteMarked => {
+                format!("\t(delete-marked{confidence})")
+            }
             innodb_analysis::records::RowState::Garbage => {
-                "\t(garbage list: purged, bytes still there)"
+                format!("\t(garbage list: purged, bytes still there{confidence})")
             }
         };
         let _ = writeln!(o, "{}{mark}", cells.join("\t"));
@@ -356,6 +362,15 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
         findings_block(&mut o, &r.findings, None);
     }
     o
+}
+
+/// A deleted row's confidence, as in JSON.
+fn confidence_name(c: innodb_analysis::records::Confidence) -> &'static str {
+    match c {
+        innodb_analysis::records::Confidence::High => "high",
+        innodb_analysis::records::Confidence::Medium => "medium",
+        innodb_analysis::records::Confidence::Low => "low",
+    }
 }
 
 /// A FLOAT or DOUBLE in its shortest exact digits, with an exponent when
@@ -383,6 +398,7 @@ pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
     let mut o = String::new();
     let mut header: Vec<String> = r.fields.iter().map(|f| quote(&f.name)).collect();
     header.push("state".into());
+    header.push("confidence".into());
     let _ = writeln!(o, "{}", header.join(","));
     for row in &r.rows {
         let mut cells: Vec<String> = row
@@ -406,6 +422,7 @@ pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
             }
             .into(),
         );
+        cells.push(row.confidence.map_or("", confidence_name).into());
         let _ = writeln!(o, "{}", cells.join(","));
     }
     o
