@@ -9,7 +9,7 @@ use innodb_format::record::{RecordFormat, RecordHeader, RecordType};
 use innodb_format::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::{btree, lob};
+use innodb_space::{btree, lob, zblob};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
@@ -1097,9 +1097,12 @@ pub(crate) fn blob(
             // MySQL 8.0+: the reference's offset field holds the LOB version.
             return lob::read_lob_version(pages, page, Some(r.offset), want, buf);
         }
+        if out.is_empty() && kind == PageType::TYPE_ZBLOB {
+            return zblob::read_zblob(pages, page, r.offset, want, buf);
+        }
         if kind != PageType::TYPE_BLOB {
             return Err(format!(
-                "page {page} is a {} page: the old-style BLOB chain and MySQL 8 LOBs are followed, compressed ZBLOB chains not yet",
+                "page {page} is a {} page, not the start or the next page of a BLOB chain",
                 kind.name(pages.space().format().vendor)
             ));
         }
