@@ -733,7 +733,7 @@ fn index_report_snapshots() {
         .filter(|f| {
             f.name.contains("t_sec_before")
                 || f.name.contains("t_zip")
-                || f.name.contains("t_redundant")
+                || f.name.ends_with("t_redundant.ibd")
         })
         .collect();
     assert!(files.len() >= 29, "only {} files picked", files.len());
@@ -1497,7 +1497,7 @@ fn datadir_gives_the_dictionary_and_finds_files() {
 fn a_compressed_blob_chain_that_loops_is_a_finding() {
     use innodb_format::column_value::Value;
     let tmp = tempfile::tempdir().unwrap();
-    let files = support::fixtures_dir().join("p16k-zblob").join("files");
+    let files = support::fixtures_dir().join("p16k-offpage").join("files");
     let path = support::gunzip_into(&files.join("test/t_zblob8.ibd.gz"), tmp.path());
     let mut bytes = std::fs::read(&path).unwrap();
     let ps = 8192;
