@@ -8,8 +8,8 @@
 
 use crate::records::{IndexField, Schema, SchemaIndex};
 use innodb_format::column_value::{
-    ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_INT,
-    DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
+    ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_GEOMETRY,
+    DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
 };
 use sqlparser::ast::{ColumnOption, DataType, Statement, TableConstraint};
 use sqlparser::dialect::MySqlDialect;
@@ -152,6 +152,27 @@ fn column_field(
             len: 4 + frac_bytes(*fsp),
         },
         DataType::Custom(n, _) if n.to_string().eq_ignore_ascii_case("year") => int(1, true, 13),
+        // Spatial types: the SRID and the WKB, a binary BLOB-like column.
+        DataType::Custom(n, _)
+            if [
+                "geometry",
+                "point",
+                "linestring",
+                "polygon",
+                "multipoint",
+                "multilinestring",
+                "multipolygon",
+                "geometrycollection",
+                "geomcollection",
+            ]
+            .contains(&n.to_string().to_ascii_lowercase().as_str()) =>
+        {
+            ColumnType {
+                mtype: DATA_GEOMETRY,
+                prtype: nn | 255 | (63 << 16),
+                len: 256,
+            }
+        }
         DataType::Char(l) | DataType::Character(l) => ColumnType {
             mtype: DATA_MYSQL,
             prtype: nn | 254 | (coll << 16),
@@ -254,6 +275,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     let table_cs = table_charset(sql).unwrap_or_else(|| "utf8mb4".into());
     let mut primary: Vec<String> = Vec::new();
     let mut secondary: Vec<(String, Vec<String>)> = Vec::new();
+    let mut fulltext = false;
     let names = |cols: &[sqlparser::ast::IndexColumn]| -> Vec<String> {
         cols.iter()
             .map(|c| c.column.expr.to_string().trim_matches('`').to_string())
@@ -262,6 +284,24 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     for k in &ct.constraints {
         match k {
             TableConstraint::PrimaryKey { columns, .. } => primary = names(columns),
+            // A FULLTEXT index is no B-tree of the file; InnoDB adds a
+            // hidden FTS_DOC_ID column for it (below).
+            TableConstraint::FulltextOrSpatial { fulltext: true, .. } => fulltext = true,
+            TableConstraint::FulltextOrSpatial {
+                fulltext: false,
+                opt_index_name,
+                columns,
+                ..
+            } => {
+                let cols = names(columns);
+                secondary.push((
+                    opt_index_name.as_ref().map_or_else(
+                        || cols.first().cloned().unwrap_or_default(),
+                        |n| n.value.clone(),
+                    ),
+                    cols,
+                ));
+            }
             TableConstraint::Unique { name, columns, .. }
             | TableConstraint::Index { name, columns, .. } => {
                 let cols = names(columns);
@@ -300,6 +340,26 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), &table_cs)
             .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
         columns.push(field);
+    }
+    if fulltext
+        && !columns
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case("FTS_DOC_ID"))
+    {
+        // The hidden column InnoDB adds to a table with a FULLTEXT index:
+        // BIGINT UNSIGNED NOT NULL, after the declared columns.
+        columns.push(IndexField {
+            name: "FTS_DOC_ID".into(),
+            column_type: ColumnType {
+                mtype: DATA_INT,
+                prtype: DATA_NOT_NULL | DATA_UNSIGNED | 8,
+                len: 8,
+            },
+            decimal: None,
+            labels: None,
+            set: false,
+            instant: Default::default(),
+        });
     }
     // Key columns are NOT NULL once the primary key is known.
     for f in columns.iter_mut().filter(|f| primary.contains(&f.name)) {

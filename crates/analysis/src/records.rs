@@ -1100,7 +1100,9 @@ pub(crate) fn blob(
         if out.is_empty() && kind == PageType::TYPE_ZBLOB {
             return zblob::read_zblob(pages, page, r.offset, want, buf);
         }
-        if kind != PageType::TYPE_BLOB {
+        // MySQL 5.0 did not stamp its BLOB pages: they carry type 0.
+        let untyped_blob = kind == PageType::ALLOCATED && !check.all_zero;
+        if kind != PageType::TYPE_BLOB && !untyped_blob {
             return Err(format!(
                 "page {page} is a {} page, not the start or the next page of a BLOB chain",
                 kind.name(pages.space().format().vendor)
