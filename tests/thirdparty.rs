@@ -3349,20 +3349,25 @@ fn mysql8_lobs_and_json_documents() {
 /// keys), with the older servers' default character set.
 fn sakila_ddl(table: &str, dir: &str) -> String {
     let space = open(&ruby(&format!("sakila/8.0/sakila/{table}.ibd")));
-    let sdi = SdiReport::build(&space).unwrap();
-    let t = &sdi.records.iter().find(|e| e.sdi_type == 1).unwrap().object["dd_object"];
-    let columns = t["columns"].as_array().unwrap();
+    let sdi = SdiReport::build(&space).expect("the 8.0 SDI");
+    let t = &sdi
+        .records
+        .iter()
+        .find(|e| e.sdi_type == 1)
+        .expect("the 8.0 SDI")
+        .object["dd_object"];
+    let columns = t["columns"].as_array().expect("the 8.0 SDI");
     // `address.location` (GEOMETRY, with its SPATIAL key) came with the
     // sakila of MySQL 5.7; the older copies do not have it.
     let in_version = |name: &str| dir == "5.7" || name != "location";
     let mut parts: Vec<String> = columns
         .iter()
-        .filter(|c| c["hidden"] == 1 && in_version(c["name"].as_str().unwrap()))
+        .filter(|c| c["hidden"] == 1 && in_version(c["name"].as_str().expect("the 8.0 SDI")))
         .map(|c| {
             format!(
                 "`{}` {}{}",
-                c["name"].as_str().unwrap(),
-                c["column_type_utf8"].as_str().unwrap(),
+                c["name"].as_str().expect("the 8.0 SDI"),
+                c["column_type_utf8"].as_str().expect("the 8.0 SDI"),
                 if c["is_nullable"] == false {
                     " NOT NULL"
                 } else {
@@ -3371,18 +3376,18 @@ fn sakila_ddl(table: &str, dir: &str) -> String {
             )
         })
         .collect();
-    for i in t["indexes"].as_array().unwrap() {
+    for i in t["indexes"].as_array().expect("the 8.0 SDI") {
         let cols: Vec<String> = i["elements"]
             .as_array()
-            .unwrap()
+            .expect("the 8.0 SDI")
             .iter()
             .filter(|e| e["hidden"] == false)
             .map(|e| {
                 format!(
                     "`{}`",
-                    columns[e["column_opx"].as_u64().unwrap() as usize]["name"]
+                    columns[e["column_opx"].as_u64().expect("the 8.0 SDI") as usize]["name"]
                         .as_str()
-                        .unwrap()
+                        .expect("the 8.0 SDI")
                 )
             })
             .collect();
@@ -3399,7 +3404,7 @@ fn sakila_ddl(table: &str, dir: &str) -> String {
             Some(5) => "SPATIAL KEY",
             _ => "KEY",
         };
-        match i["name"].as_str().unwrap() {
+        match i["name"].as_str().expect("the 8.0 SDI") {
             "PRIMARY" => parts.push(format!("PRIMARY KEY ({})", cols.join(", "))),
             name => parts.push(format!("{kind} `{name}` ({})", cols.join(", "))),
         }
