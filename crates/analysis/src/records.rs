@@ -117,19 +117,7 @@ impl Schema {
         let mut columns: Vec<_> = table.columns.iter().collect();
         columns.sort_by_key(|c| c.pos);
         Some(Schema {
-            columns: columns
-                .into_iter()
-                .map(|c| {
-                    IndexField::plain(
-                        &c.name,
-                        ColumnType {
-                            mtype: c.mtype,
-                            prtype: c.prtype,
-                            len: c.len,
-                        },
-                    )
-                })
-                .collect(),
+            columns: columns.into_iter().map(dict_field).collect(),
             table: table.name.clone(),
             indexes: table
                 .indexes
@@ -644,19 +632,26 @@ fn sys(name: &str, len: u32) -> IndexField {
     )
 }
 
+/// A dictionary column as an index field.
+fn dict_field(c: &innodb_space::dictionary::DictColumn) -> IndexField {
+    IndexField::plain(
+        &c.name,
+        ColumnType {
+            mtype: c.mtype,
+            prtype: c.prtype,
+            len: c.len,
+        },
+    )
+}
+
 /// The fields of `index`'s leaf records, in order.
 fn index_fields(table: &DictTable, index: &DictIndex) -> Vec<IndexField> {
     let col = |name: &str| {
-        table.columns.iter().find(|c| c.name == name).map(|c| {
-            IndexField::plain(
-                &c.name,
-                ColumnType {
-                    mtype: c.mtype,
-                    prtype: c.prtype,
-                    len: c.len,
-                },
-            )
-        })
+        table
+            .columns
+            .iter()
+            .find(|c| c.name == name)
+            .map(dict_field)
     };
     let clustered_index = table.indexes.iter().find(|i| i.index_type & 1 != 0);
     let mut out: Vec<IndexField> = Vec::new();
