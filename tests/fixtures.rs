@@ -18,7 +18,7 @@ use innodb_analysis::{PageFilter, PageList, Summary};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// One fixture file with its truth.
@@ -1532,4 +1532,173 @@ fn a_compressed_blob_chain_that_loops_is_a_finding() {
         "{:?}",
         r.findings
     );
+}
+
+/// `undo` over each configuration's system tablespace and undo tablespaces
+/// (`--datadir`): the history list length is the server's `History list
+/// length` at capture time, on every configuration (0 after purge; 7 in the
+/// crash copy taken while a snapshot held the history). In `p16k-undo` the
+/// five autocommitted UPDATEs of every `t_undo` row are five undo logs of
+/// exactly `rows` update records each, in commit order, named by the
+/// dictionary; the totals add up; no finding.
+#[test]
+fn undo_history_matches_the_server() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut undo_configs = 0;
+    for (config, truth) in configs(&dir, fresh) {
+        let files = dir.join(&config).join("files");
+        let (v, out) =
+            support::run_json(["--datadir".as_ref(), files.as_os_str(), "undo".as_ref()]);
+        assert!(
+            out.status.success(),
+            "{config}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(v["findings"], serde_json::json!([]), "{config}");
+        let t = &v["totals"];
+        assert_eq!(
+            t["history_list_length"], truth["history_list_length"],
+            "{config}"
+        );
+        assert_eq!(
+            t["rollback_segments"], 128,
+            "{config}: MariaDB keeps 128 rollback segments"
+        );
+        assert_eq!(
+            t["undo_logs"], truth["history_list_length"],
+            "{config}: every log walked"
+        );
+        let Some(scenario) = truth.get("undo_scenario") else {
+            continue;
+        };
+        undo_configs += 1;
+        let rows = truth["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "test/t_undo")
+            .unwrap();
+        let (table_id, count) = (
+            rows["table_id"].as_u64().unwrap(),
+            rows["count"].as_u64().unwrap(),
+        );
+        let rounds = scenario["update_rounds"].as_u64().unwrap();
+        let by_table = v["by_table"].as_array().unwrap();
+        let t_undo = by_table.iter().find(|r| r["table_id"] == table_id).unwrap();
+        assert_eq!(t_undo["name"], "test/t_undo");
+        assert_eq!(
+            t_undo["records"].as_u64(),
+            Some(count * rounds),
+            "{config}: rows × updates"
+        );
+        let logs: Vec<&Value> = v["by_transaction"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["records"].as_u64() == Some(count))
+            .collect();
+        assert_eq!(logs.len() as u64, rounds, "{config}: one log per UPDATE");
+        assert!(logs
+            .iter()
+            .all(|l| l["by_kind"]["update_existing"].as_u64() == Some(count)));
+        let trx_nos: Vec<u64> = v["by_transaction"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["trx_no"].as_u64().unwrap())
+            .collect();
+        assert!(
+            trx_nos.windows(2).all(|w| w[0] < w[1]),
+            "commit order: {trx_nos:?}"
+        );
+        let last = v["by_transaction"].as_array().unwrap().last().unwrap();
+        assert_eq!(last["cumulative_records"], t["undo_records"]);
+        assert_eq!(last["cumulative_pages"], t["undo_pages"]);
+    }
+    assert!(fresh || undo_configs == 1, "p16k-undo checked");
+}
+
+/// `undo` with the system tablespace alone where the rollback segments live
+/// in undo tablespaces: each rollback segment it cannot reach is a finding
+/// naming the missing undo tablespace, and the rest is still reported.
+#[test]
+fn a_missing_undo_tablespace_is_a_finding() {
+    let files = support::fixtures_dir().join("p16k-undo").join("files");
+    let (v, out) = support::run_json(["undo".as_ref(), files.join("ibdata1.gz").as_os_str()]);
+    assert!(out.status.success());
+    let findings = v["findings"].as_array().unwrap();
+    let missing: BTreeSet<&str> = findings
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .filter(|m| m.contains("was not given"))
+        .map(|m| m.rsplit("undo tablespace ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        missing,
+        BTreeSet::from([
+            "1, which was not given",
+            "2, which was not given",
+            "3, which was not given"
+        ])
+    );
+    assert_eq!(v["totals"]["rollback_segments"], 128);
+}
+
+/// A history list that loops (a copy of `undo001` whose first undo log's
+/// history node points back to itself, its rollback segment claiming five
+/// logs): the walk stops at the repeat with a finding, and the count the
+/// header gives and the logs walked are reported apart.
+#[test]
+fn a_looping_history_list_is_a_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = support::fixtures_dir().join("p16k-undo").join("files");
+    let system = support::gunzip_into(&files.join("ibdata1.gz"), tmp.path());
+    let undo: Vec<_> = ["undo001", "undo002", "undo003"]
+        .iter()
+        .map(|n| support::gunzip_into(&files.join(format!("{n}.gz")), tmp.path()))
+        .collect();
+    let ps = 16384;
+    let mut bytes = std::fs::read(&undo[0]).unwrap();
+    // The first rollback segment header of undo001 with a history: page 6.
+    let rseg = 6 * ps;
+    let history = rseg + 46;
+    assert_eq!(
+        &bytes[history..history + 4],
+        &1u32.to_be_bytes(),
+        "one log in its history"
+    );
+    let page = u32::from_be_bytes(bytes[history + 4..history + 8].try_into().unwrap()) as usize;
+    let byte = u16::from_be_bytes(bytes[history + 8..history + 10].try_into().unwrap()) as usize;
+    bytes[history..history + 4].copy_from_slice(&5u32.to_be_bytes());
+    let next = page * ps + byte + 6;
+    bytes[next..next + 4].copy_from_slice(&(page as u32).to_be_bytes());
+    bytes[next + 4..next + 6].copy_from_slice(&(byte as u16).to_be_bytes());
+    std::fs::write(&undo[0], &bytes).unwrap();
+    let mut args = vec!["undo".as_ref(), system.as_os_str()];
+    args.extend(undo.iter().map(|p| p.as_os_str()));
+    let (v, out) = support::run_json(args);
+    assert!(out.status.success());
+    let messages: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains(&format!("comes back to page {page} offset {byte}"))),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("says its history list has 5 undo logs; 1 were walked")),
+        "{messages:?}"
+    );
+    assert_eq!(
+        v["totals"]["history_list_length"], 11,
+        "the headers' count, 7 + 4"
+    );
+    assert_eq!(v["totals"]["undo_logs"], 7, "each log walked once");
 }

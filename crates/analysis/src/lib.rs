@@ -18,6 +18,7 @@ pub mod sdi_report;
 pub mod space_reports;
 pub mod summary;
 pub mod tree_report;
+pub mod undo_report;
 
 pub use checksum_report::ChecksumReport;
 pub use page_detail::PageDetail;

@@ -117,6 +117,11 @@ pub enum Command {
         /// The tablespace file.
         file: PathBuf,
     },
+    /// Undo logs: rollback segments, the history list waiting for purge, undo segments by state, records by table and by transaction.
+    Undo {
+        /// The system tablespace (ibdata1), then any undo tablespaces (undo001…); with --datadir, those of the data directory.
+        files: Vec<PathBuf>,
+    },
     /// The Serialized Dictionary Information of a MySQL 8.0+ tablespace (as ibd2sdi prints it).
     Sdi {
         /// The tablespace file.

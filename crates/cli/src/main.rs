@@ -13,6 +13,7 @@ use innodb_analysis::records::{NoRecords, RecordsReport, Schema};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
+use innodb_analysis::undo_report::UndoReport;
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
 use innodb_render::{json, space_text, text, OutputFormat};
@@ -107,6 +108,31 @@ fn dictionary(cli: &Cli, options: OpenOptions) -> Result<Option<Dictionary>, Cli
         Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
         Err(e) => Err(CliError::Usage(format!("{}: {e}", path.display()))),
     }
+}
+
+/// A data directory's system tablespace and undo tablespaces (MariaDB
+/// `undo001`…, MySQL `undo_001`…, also gzipped), in that order.
+fn datadir_undo_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<std::path::PathBuf> = ["ibdata1", "ibdata1.gz"]
+        .iter()
+        .map(|n| dir.join(n))
+        .filter(|p| p.exists())
+        .take(1)
+        .collect();
+    let mut undo: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("undo"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    undo.sort();
+    out.extend(undo);
+    out
 }
 
 /// `file` as given, or, when it does not exist, inside `--datadir` (also
@@ -285,6 +311,29 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 )),
             })?;
             emit_report(cli.format, &r, space_text::tree);
+            Ok(0)
+        }
+        Command::Undo { files } => {
+            let mut paths: Vec<std::path::PathBuf> = files.iter().map(|f| locate(cli, f)).collect();
+            if let Some(dir) = &cli.datadir {
+                if paths.is_empty() {
+                    paths = datadir_undo_files(dir);
+                }
+            }
+            let Some((system_path, undo_paths)) = paths.split_first() else {
+                return Err(CliError::Usage(
+                    "undo needs the system tablespace (ibdata1), and any undo tablespaces, or --datadir".into(),
+                ));
+            };
+            let system = Tablespace::open(system_path, options)?;
+            let undo: Vec<Tablespace> = undo_paths
+                .iter()
+                .map(|p| Tablespace::open(p, options))
+                .collect::<Result<_, _>>()?;
+            let undo_refs: Vec<&Tablespace> = undo.iter().collect();
+            let dict = dict.or_else(|| Dictionary::read(&system).ok());
+            let r = UndoReport::build(&system, &undo_refs, dict.as_ref());
+            emit_report(cli.format, &r, innodb_render::undo_text::undo);
             Ok(0)
         }
         Command::Sdi { file } => {

@@ -9,6 +9,7 @@
 pub mod bytes;
 pub mod checksum;
 pub mod column_value;
+pub mod compressed_int;
 pub mod dict_hdr;
 pub mod error;
 pub mod field;
@@ -40,6 +41,7 @@ pub mod space_format;
 pub mod trx_rseg;
 pub mod trx_sys;
 pub mod trx_undo;
+pub mod trx_undo_rec;
 pub mod vendor;
 pub mod xdes;
 pub mod zlob_data_page;

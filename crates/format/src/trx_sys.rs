@@ -95,3 +95,45 @@ impl Doublewrite {
         ]
     }
 }
+
+/// Absolute offset of `TRX_SYS_TRX_ID_STORE` (`TRX_SYS` 38 + 0): the
+/// transaction id counter as last written (8 bytes; MariaDB 10.3+ keeps it
+/// in the rollback segment headers instead and may leave this stale).
+pub const TRX_SYS_TRX_ID_STORE: usize = 38;
+/// Absolute offset of the rollback segment slots (`TRX_SYS` 38 +
+/// `TRX_SYS_RSEGS` 18).
+pub const TRX_SYS_RSEGS: usize = 56;
+/// Number of slots (`TRX_SYS_N_RSEGS`).
+pub const TRX_SYS_N_RSEGS: usize = 128;
+/// Bytes per slot (`TRX_SYS_RSEG_SLOT_SIZE`): space id, then page number.
+pub const TRX_SYS_RSEG_SLOT_SIZE: usize = 8;
+
+/// One used rollback segment slot of the TRX_SYS page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RsegSlot {
+    /// Slot number (0–127): the rollback segment id.
+    pub id: usize,
+    /// `TRX_SYS_RSEG_SPACE` (slot + 0): the tablespace holding its header.
+    pub space_id: u32,
+    /// `TRX_SYS_RSEG_PAGE_NO` (slot + 4): the header page.
+    pub page_no: u32,
+}
+
+/// The used rollback segment slots of a TRX_SYS page (a slot whose page
+/// number is `FIL_NULL` is unused).
+pub fn rseg_slots(page: &[u8]) -> Result<Vec<RsegSlot>, FormatError> {
+    let mut out = Vec::new();
+    for id in 0..TRX_SYS_N_RSEGS {
+        let at = TRX_SYS_RSEGS + id * TRX_SYS_RSEG_SLOT_SIZE;
+        let space_id = u32_at(page, at, "TRX_SYS_RSEG_SPACE")?;
+        let page_no = u32_at(page, at + 4, "TRX_SYS_RSEG_PAGE_NO")?;
+        if page_no != crate::FIL_NULL {
+            out.push(RsegSlot {
+                id,
+                space_id,
+                page_no,
+            });
+        }
+    }
+    Ok(out)
+}

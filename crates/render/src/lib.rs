@@ -7,6 +7,7 @@ pub mod json;
 pub use serde::Serialize;
 pub mod space_text;
 pub mod text;
+pub mod undo_text;
 
 /// Output format chosen by the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

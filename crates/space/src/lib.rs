@@ -19,6 +19,7 @@ pub mod segment;
 pub mod source;
 pub mod space_map;
 pub mod tablespace;
+pub mod undo;
 pub mod zblob;
 
 pub use error::SpaceError;

@@ -1,0 +1,200 @@
+//! `undo`: rollback segments, the history list of undo logs waiting for
+//! purge, undo segments by state, and where the undo records come from (by
+//! table and by transaction), with the history's growth by transaction
+//! number.
+
+use innodb_space::dictionary::Dictionary;
+use innodb_space::undo::{self, RecordCounts};
+use innodb_space::{Finding, Tablespace};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Totals over every rollback segment.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct UndoTotals {
+    /// Undo logs in the history lists, as the rollback segment headers count them.
+    pub history_list_length: u64,
+    /// Rollback segments in use (TRX_SYS slots).
+    pub rollback_segments: usize,
+    /// Undo logs walked in the history lists.
+    pub undo_logs: usize,
+    /// Undo records in those logs.
+    pub undo_records: u64,
+    /// Pages those logs' records take.
+    pub undo_pages: u64,
+    /// Pages in the history lists, as the headers count them (`TRX_RSEG_HISTORY_SIZE`).
+    pub history_size_pages: u64,
+    /// Bytes of those undo records.
+    pub undo_bytes: u64,
+}
+
+/// One rollback segment, summed up.
+#[derive(Debug, Clone, Serialize)]
+pub struct RsegRow {
+    /// Rollback segment id (TRX_SYS slot).
+    pub id: usize,
+    /// Tablespace of its header.
+    pub space_id: u32,
+    /// Header page.
+    pub page: u32,
+    /// Undo logs in its history list.
+    pub history_length: u64,
+    /// `TRX_RSEG_HISTORY_SIZE`.
+    pub history_size_pages: u64,
+    /// Undo segments in its slots, by state.
+    pub segments: BTreeMap<&'static str, u64>,
+}
+
+/// A table's share of the history.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableRow {
+    /// Table id.
+    pub table_id: u64,
+    /// `db/table`, when the dictionary knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Undo records.
+    pub records: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+/// One transaction's undo log in the history, in transaction-number order,
+/// with the history's running totals up to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrxRow {
+    /// `TRX_UNDO_TRX_ID`.
+    pub trx_id: u64,
+    /// `TRX_UNDO_TRX_NO`: commit order.
+    pub trx_no: u64,
+    /// Rollback segment.
+    pub rseg: usize,
+    /// Undo records.
+    pub records: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Pages.
+    pub pages: u32,
+    /// Records by type.
+    pub by_kind: BTreeMap<&'static str, u64>,
+    /// Running total of records, oldest first.
+    pub cumulative_records: u64,
+    /// Running total of bytes.
+    pub cumulative_bytes: u64,
+    /// Running total of pages.
+    pub cumulative_pages: u64,
+}
+
+/// The `undo` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoReport {
+    /// `TRX_SYS_TRX_ID_STORE`.
+    pub trx_id_store: u64,
+    /// Totals.
+    pub totals: UndoTotals,
+    /// Undo segments of every rollback segment by state.
+    pub segments_by_state: BTreeMap<&'static str, u64>,
+    /// Records by type over the whole history.
+    pub records_by_kind: BTreeMap<&'static str, u64>,
+    /// Rollback segments.
+    pub rollback_segments: Vec<RsegRow>,
+    /// History by table, most records first.
+    pub by_table: Vec<TableRow>,
+    /// History by transaction, oldest (lowest transaction number) first.
+    pub by_transaction: Vec<TrxRow>,
+    /// Problems.
+    pub findings: Vec<Finding>,
+}
+
+impl UndoReport {
+    /// Builds the report from the system tablespace and the undo
+    /// tablespaces; `dict` names the tables.
+    pub fn build(
+        system: &Tablespace,
+        undo: &[&Tablespace],
+        dict: Option<&Dictionary>,
+    ) -> UndoReport {
+        let state = undo::read(system, undo);
+        let mut totals = UndoTotals {
+            rollback_segments: state.rollback_segments.len(),
+            ..UndoTotals::default()
+        };
+        let mut all = RecordCounts::default();
+        let mut segments_by_state: BTreeMap<&'static str, u64> = BTreeMap::new();
+        let mut rsegs = Vec::new();
+        let mut trx = Vec::new();
+        for r in &state.rollback_segments {
+            let mut segments: BTreeMap<&'static str, u64> = BTreeMap::new();
+            for s in &r.segments {
+                *segments.entry(s.state).or_default() += 1;
+                *segments_by_state.entry(s.state).or_default() += 1;
+            }
+            let (len, size) = r.header.as_ref().map_or((0, 0), |h| {
+                (u64::from(h.history.len), u64::from(h.history_size))
+            });
+            totals.history_list_length += len;
+            totals.history_size_pages += size;
+            rsegs.push(RsegRow {
+                id: r.slot.id,
+                space_id: r.slot.space_id,
+                page: r.slot.page_no,
+                history_length: len,
+                history_size_pages: size,
+                segments,
+            });
+            for log in &r.history {
+                totals.undo_logs += 1;
+                totals.undo_pages += u64::from(log.pages);
+                all.merge(&log.counts);
+                trx.push(TrxRow {
+                    trx_id: log.header.trx_id,
+                    trx_no: log.header.trx_no,
+                    rseg: r.slot.id,
+                    records: log.counts.records,
+                    bytes: log.counts.bytes,
+                    pages: log.pages,
+                    by_kind: log.counts.by_kind.clone(),
+                    cumulative_records: 0,
+                    cumulative_bytes: 0,
+                    cumulative_pages: 0,
+                });
+            }
+        }
+        totals.undo_records = all.records;
+        totals.undo_bytes = all.bytes;
+        trx.sort_by_key(|t| (t.trx_no, t.trx_id));
+        let (mut r, mut b, mut p) = (0, 0, 0);
+        for t in &mut trx {
+            r += t.records;
+            b += t.bytes;
+            p += u64::from(t.pages);
+            (t.cumulative_records, t.cumulative_bytes, t.cumulative_pages) = (r, b, p);
+        }
+        let mut by_table: Vec<TableRow> = all
+            .by_table
+            .iter()
+            .map(|(&table_id, &(records, bytes))| TableRow {
+                table_id,
+                name: dict.and_then(|d| {
+                    d.tables
+                        .iter()
+                        .find(|t| t.id == table_id)
+                        .map(|t| t.name.clone())
+                }),
+                records,
+                bytes,
+            })
+            .collect();
+        by_table.sort_by_key(|t| std::cmp::Reverse(t.records));
+        UndoReport {
+            trx_id_store: state.trx_id_store,
+            totals,
+            segments_by_state,
+            records_by_kind: all.by_kind,
+            rollback_segments: rsegs,
+            by_table,
+            by_transaction: trx,
+            findings: state.findings,
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! An undo record's header (`trx0rec.h`, `trx_undo_rec_get_pars`): the
+//! 2-byte offset of the next record, the type and compiler info byte, the
+//! undo number and table id (much-compressed), and for records of updates
+//! and delete-marks the old record's info bits, `DB_TRX_ID` and
+//! `DB_ROLL_PTR` (compressed). The primary key and the update vector follow.
+
+use crate::bytes::{u16_at, u8_at};
+use crate::compressed_int::{read_u64_compressed, read_u64_much_compressed};
+use crate::FormatError;
+use serde::Serialize;
+
+/// Undo record types (the low 4 bits of the type byte).
+pub mod kind {
+    /// `TRX_UNDO_RENAME_TABLE` (MariaDB): a table rename.
+    pub const RENAME_TABLE: u8 = 9;
+    /// `TRX_UNDO_INSERT_METADATA` (MariaDB): an instant ALTER's metadata record.
+    pub const INSERT_METADATA: u8 = 10;
+    /// `TRX_UNDO_INSERT_REC`: a fresh insert.
+    pub const INSERT: u8 = 11;
+    /// `TRX_UNDO_UPD_EXIST_REC`: an update of a live record.
+    pub const UPDATE_EXISTING: u8 = 12;
+    /// `TRX_UNDO_UPD_DEL_REC`: an update of a delete-marked record (an insert over it).
+    pub const UPDATE_DELETED: u8 = 13;
+    /// `TRX_UNDO_DEL_MARK_REC`: a delete-mark.
+    pub const DELETE_MARK: u8 = 14;
+    /// `TRX_UNDO_EMPTY` (MariaDB 10.6+): the table was empty (bulk insert).
+    pub const EMPTY: u8 = 15;
+
+    /// The type's name.
+    pub fn name(k: u8) -> &'static str {
+        match k {
+            RENAME_TABLE => "rename_table",
+            INSERT_METADATA => "insert_metadata",
+            INSERT => "insert",
+            UPDATE_EXISTING => "update_existing",
+            UPDATE_DELETED => "update_deleted",
+            DELETE_MARK => "delete_mark",
+            EMPTY => "empty",
+            _ => "unknown",
+        }
+    }
+
+    /// True for the types that carry the old record's system columns.
+    pub fn is_update(k: u8) -> bool {
+        matches!(k, UPDATE_EXISTING | UPDATE_DELETED | DELETE_MARK)
+    }
+}
+
+/// `TRX_UNDO_UPD_EXTERN`: the update changed an externally stored column.
+pub const TRX_UNDO_UPD_EXTERN: u8 = 128;
+
+/// The header of one undo record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct UndoRecordHeader {
+    /// Where the record starts on its page.
+    pub offset: usize,
+    /// Offset of the next record on the page (the first 2 bytes).
+    pub next: u16,
+    /// Record type (byte +2, low 4 bits), see [`kind`].
+    pub kind: u8,
+    /// Compiler info (byte +2, bits 4–5): how the update changed the record.
+    pub cmpl_info: u8,
+    /// An externally stored column was updated (byte +2, bit 7).
+    pub updated_extern: bool,
+    /// The undo number: the record's place in its transaction.
+    pub undo_no: u64,
+    /// The table.
+    pub table_id: u64,
+    /// For updates and delete-marks: the old record's info bits.
+    pub info_bits: Option<u8>,
+    /// For updates and delete-marks: the old record's `DB_TRX_ID`.
+    pub old_trx_id: Option<u64>,
+    /// For updates and delete-marks: the old record's `DB_ROLL_PTR`.
+    pub old_roll_ptr: Option<u64>,
+    /// Where the primary key fields start.
+    pub body: usize,
+}
+
+impl UndoRecordHeader {
+    /// Reads the header of the undo record at `offset` of `page`.
+    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
+        let next = u16_at(page, offset, "undo record next")?;
+        let type_cmpl = u8_at(page, offset + 2, "undo record type")?;
+        let kind = type_cmpl & 15;
+        let mut at = offset + 3;
+        let (undo_no, n) = read_u64_much_compressed(page, at, "undo_no")?;
+        at += n;
+        let (table_id, n) = read_u64_much_compressed(page, at, "table_id")?;
+        at += n;
+        let (mut info_bits, mut old_trx_id, mut old_roll_ptr) = (None, None, None);
+        if kind::is_update(kind) {
+            info_bits = Some(u8_at(page, at, "info_bits")?);
+            at += 1;
+            let (t, n) = read_u64_compressed(page, at, "DB_TRX_ID")?;
+            at += n;
+            let (r, n) = read_u64_compressed(page, at, "DB_ROLL_PTR")?;
+            at += n;
+            old_trx_id = Some(t);
+            old_roll_ptr = Some(r);
+        }
+        Ok(UndoRecordHeader {
+            offset,
+            next,
+            kind,
+            cmpl_info: (type_cmpl >> 4) & 3,
+            updated_extern: type_cmpl & TRX_UNDO_UPD_EXTERN != 0,
+            undo_no,
+            table_id,
+            info_bits,
+            old_trx_id,
+            old_roll_ptr,
+            body: at,
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! `undo` as text.
+
+use crate::text::findings_block;
+use innodb_analysis::undo_report::UndoReport;
+use std::fmt::Write;
+
+/// The `undo` report for people.
+pub fn undo(r: &UndoReport) -> String {
+    let mut o = String::new();
+    let t = &r.totals;
+    let _ = writeln!(o, "History list length  {}", t.history_list_length);
+    let _ = writeln!(o, "Rollback segments    {}", t.rollback_segments);
+    let _ = writeln!(
+        o,
+        "Undo logs walked     {} ({} records, {} bytes, {} pages; the headers count {} history pages)",
+        t.undo_logs, t.undo_records, t.undo_bytes, t.undo_pages, t.history_size_pages
+    );
+    let _ = writeln!(o, "TRX_SYS trx id store {}", r.trx_id_store);
+    let states: Vec<String> = r
+        .segments_by_state
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(
+        o,
+        "Undo segments        {}",
+        if states.is_empty() {
+            "none".into()
+        } else {
+            states.join(", ")
+        }
+    );
+    let kinds: Vec<String> = r
+        .records_by_kind
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(
+        o,
+        "Records by type      {}",
+        if kinds.is_empty() {
+            "none".into()
+        } else {
+            kinds.join(", ")
+        }
+    );
+    let busy: Vec<_> = r
+        .rollback_segments
+        .iter()
+        .filter(|s| s.history_length > 0 || !s.segments.is_empty())
+        .collect();
+    let _ = writeln!(
+        o,
+        "\nRollback segments with history or undo segments ({} of {}):",
+        busy.len(),
+        r.rollback_segments.len()
+    );
+    let _ = writeln!(
+        o,
+        "{:>5} {:>6} {:>7} {:>8} {:>7}  segments",
+        "rseg", "space", "page", "history", "pages"
+    );
+    for s in busy {
+        let segs: Vec<String> = s.segments.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(
+            o,
+            "{:>5} {:>6} {:>7} {:>8} {:>7}  {}",
+            s.id,
+            s.space_id,
+            s.page,
+            s.history_length,
+            s.history_size_pages,
+            segs.join(", ")
+        );
+    }
+    let _ = writeln!(o, "\nHistory by table:");
+    let _ = writeln!(
+        o,
+        "{:>10} {:>10} {:>12}  name",
+        "table_id", "records", "bytes"
+    );
+    for t in &r.by_table {
+        let _ = writeln!(
+            o,
+            "{:>10} {:>10} {:>12}  {}",
+            t.table_id,
+            t.records,
+            t.bytes,
+            t.name.as_deref().unwrap_or("-")
+        );
+    }
+    let _ = writeln!(
+        o,
+        "\nHistory by transaction (oldest first), with running totals:"
+    );
+    let _ = writeln!(
+        o,
+        "{:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
+        "trx_no",
+        "trx_id",
+        "rseg",
+        "records",
+        "bytes",
+        "pages",
+        "cum_records",
+        "cum_bytes",
+        "cum_pages"
+    );
+    for x in &r.by_transaction {
+        let _ = writeln!(
+            o,
+            "{:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
+            x.trx_no,
+            x.trx_id,
+            x.rseg,
+            x.records,
+            x.bytes,
+            x.pages,
+            x.cumulative_records,
+            x.cumulative_bytes,
+            x.cumulative_pages
+        );
+    }
+    o.push('\n');
+    findings_block(&mut o, &r.findings, None);
+    o
+}

@@ -1,0 +1,426 @@
+//! The undo logs of a server: from the TRX_SYS page of the system
+//! tablespace to each rollback segment (in the system tablespace or an
+//! undo tablespace), its history list of committed undo logs waiting for
+//! purge, the undo segments in its slots, and the undo records of each log.
+//!
+//! Every walk is bounded: a list has at most as many members as its base
+//! node says (and no more than the file has pages), a page or header met
+//! twice ends it with a finding, records must move forward on a page.
+
+use crate::finding::{Finding, FindingKind};
+use crate::logical_pages::LogicalPages;
+use crate::Tablespace;
+use innodb_format::flst::FilAddr;
+use innodb_format::trx_rseg::RsegHeader;
+use innodb_format::trx_sys::{self, RsegSlot, TRX_SYS_PAGE_NO};
+use innodb_format::trx_undo::{
+    UndoLogHeader, UndoPageHeader, UndoSegHeader, TRX_UNDO_HISTORY_NODE,
+};
+use innodb_format::trx_undo_rec::UndoRecordHeader;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+
+/// Undo records counted by type and table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RecordCounts {
+    /// Records.
+    pub records: u64,
+    /// Their bytes on the pages.
+    pub bytes: u64,
+    /// Records by type name (`insert`, `update_existing`, …).
+    pub by_kind: BTreeMap<&'static str, u64>,
+    /// (records, bytes) by table id.
+    pub by_table: BTreeMap<u64, (u64, u64)>,
+}
+
+impl RecordCounts {
+    fn add(&mut self, r: &UndoRecordHeader, bytes: u64) {
+        self.records += 1;
+        self.bytes += bytes;
+        *self
+            .by_kind
+            .entry(innodb_format::trx_undo_rec::kind::name(r.kind))
+            .or_default() += 1;
+        let t = self.by_table.entry(r.table_id).or_default();
+        t.0 += 1;
+        t.1 += bytes;
+    }
+
+    /// Adds another count to this one.
+    pub fn merge(&mut self, o: &RecordCounts) {
+        self.records += o.records;
+        self.bytes += o.bytes;
+        for (k, v) in &o.by_kind {
+            *self.by_kind.entry(k).or_default() += v;
+        }
+        for (k, v) in &o.by_table {
+            let t = self.by_table.entry(*k).or_default();
+            t.0 += v.0;
+            t.1 += v.1;
+        }
+    }
+}
+
+/// One undo log (one transaction's undo records in one segment).
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoLog {
+    /// Space id of the tablespace holding it.
+    pub space_id: u32,
+    /// The page of its header.
+    pub page: u32,
+    /// Its header.
+    pub header: UndoLogHeader,
+    /// Pages its records take.
+    pub pages: u32,
+    /// Its records.
+    pub counts: RecordCounts,
+}
+
+/// An undo segment in a rollback segment slot.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoSegment {
+    /// Slot number.
+    pub slot: usize,
+    /// Its first page.
+    pub page: u32,
+    /// `TRX_UNDO_STATE` name.
+    pub state: &'static str,
+    /// Pages in its page list.
+    pub pages: u32,
+}
+
+/// A rollback segment.
+#[derive(Debug, Clone, Serialize)]
+pub struct RollbackSegment {
+    /// Its TRX_SYS slot.
+    pub slot: RsegSlot,
+    /// Its header, when its tablespace was given and the page is readable.
+    pub header: Option<RsegHeader>,
+    /// Undo logs of its history list, newest first (as linked).
+    pub history: Vec<UndoLog>,
+    /// Undo segments in its slots.
+    pub segments: Vec<UndoSegment>,
+}
+
+/// The undo state of a server.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoState {
+    /// `TRX_SYS_TRX_ID_STORE`.
+    pub trx_id_store: u64,
+    /// Rollback segments in use.
+    pub rollback_segments: Vec<RollbackSegment>,
+    /// Problems met.
+    pub findings: Vec<Finding>,
+}
+
+/// Reads the undo state from the system tablespace and the undo
+/// tablespaces given (found by their space ids).
+pub fn read(system: &Tablespace, undo: &[&Tablespace]) -> UndoState {
+    let mut findings = Vec::new();
+    let mut sys_pages = LogicalPages::new(system);
+    let mut buf = Vec::new();
+    let mut state = UndoState {
+        trx_id_store: 0,
+        rollback_segments: Vec::new(),
+        findings: Vec::new(),
+    };
+    if sys_pages.read_into(TRX_SYS_PAGE_NO, &mut buf).is_none() {
+        findings.push(Finding::on_page(
+            FindingKind::Unreadable,
+            TRX_SYS_PAGE_NO,
+            0,
+            "TRX_SYS",
+            "the TRX_SYS page cannot be read",
+        ));
+        state.findings = findings;
+        return state;
+    }
+    state.trx_id_store =
+        innodb_format::bytes::u64_at(&buf, trx_sys::TRX_SYS_TRX_ID_STORE, "TRX_SYS_TRX_ID_STORE")
+            .unwrap_or(0);
+    let slots = match trx_sys::rseg_slots(&buf) {
+        Ok(s) => s,
+        Err(e) => {
+            findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                TRX_SYS_PAGE_NO,
+                trx_sys::TRX_SYS_RSEGS,
+                "TRX_SYS_RSEGS",
+                e.to_string(),
+            ));
+            Vec::new()
+        }
+    };
+    for slot in slots {
+        let space = if slot.space_id == system.space_id() {
+            Some(system)
+        } else {
+            undo.iter().copied().find(|s| s.space_id() == slot.space_id)
+        };
+        let Some(space) = space else {
+            findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                TRX_SYS_PAGE_NO,
+                trx_sys::TRX_SYS_RSEGS + slot.id * trx_sys::TRX_SYS_RSEG_SLOT_SIZE,
+                "TRX_SYS_RSEG_SPACE",
+                format!(
+                    "rollback segment {} is in undo tablespace {}, which was not given",
+                    slot.id, slot.space_id
+                ),
+            ));
+            state.rollback_segments.push(RollbackSegment {
+                slot,
+                header: None,
+                history: Vec::new(),
+                segments: Vec::new(),
+            });
+            continue;
+        };
+        state
+            .rollback_segments
+            .push(read_rseg(space, slot, &mut findings));
+    }
+    state.findings = findings;
+    state
+}
+
+fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) -> RollbackSegment {
+    let mut pages = LogicalPages::new(space);
+    let mut buf = Vec::new();
+    let mut out = RollbackSegment {
+        slot,
+        header: None,
+        history: Vec::new(),
+        segments: Vec::new(),
+    };
+    let header = pages
+        .read_into(slot.page_no, &mut buf)
+        .ok_or_else(|| "the page cannot be read".to_string())
+        .and_then(|_| RsegHeader::parse(&buf).map_err(|e| e.to_string()));
+    let header = match header {
+        Ok(h) => h,
+        Err(e) => {
+            findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                slot.page_no,
+                0,
+                "TRX_RSEG",
+                format!(
+                    "space {}: rollback segment {} header: {e}",
+                    slot.space_id, slot.id
+                ),
+            ));
+            return out;
+        }
+    };
+    // The history list: undo log headers linked through TRX_UNDO_HISTORY_NODE.
+    let limit = (header.history.len as usize).min(space.page_count() as usize * 64);
+    let mut seen = HashSet::new();
+    let mut at = header.history.first;
+    while !at.is_null() && out.history.len() < limit {
+        if !seen.insert((at.page, at.byte)) {
+            findings.push(Finding::on_page(
+                FindingKind::BrokenList,
+                at.page,
+                usize::from(at.byte),
+                "TRX_UNDO_HISTORY_NODE",
+                format!("space {}: the history list of rollback segment {} comes back to page {} offset {}", slot.space_id, slot.id, at.page, at.byte),
+            ));
+            break;
+        }
+        match read_log(&mut pages, space, at, findings) {
+            Some((log, next)) => {
+                out.history.push(log);
+                at = next;
+            }
+            None => break,
+        }
+    }
+    if out.history.len() as u64 != u64::from(header.history.len) {
+        findings.push(Finding::on_page(
+            FindingKind::CountMismatch,
+            slot.page_no,
+            innodb_format::trx_rseg::TRX_RSEG_HISTORY,
+            "TRX_RSEG_HISTORY",
+            format!(
+                "space {}: rollback segment {} says its history list has {} undo logs; {} were walked",
+                slot.space_id,
+                slot.id,
+                header.history.len,
+                out.history.len()
+            ),
+        ));
+    }
+    for &(s, page) in &header.undo_slots {
+        let seg = pages
+            .read_into(page, &mut buf)
+            .and_then(|_| UndoSegHeader::parse(&buf).ok());
+        match seg {
+            Some(h) => out.segments.push(UndoSegment {
+                slot: s,
+                page,
+                state: innodb_format::trx_undo::state::name(h.state),
+                pages: h.page_list.len,
+            }),
+            None => findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                page,
+                innodb_format::trx_undo::TRX_UNDO_SEG_HDR,
+                "TRX_UNDO_SEG_HDR",
+                format!(
+                    "space {}: undo segment of rollback segment {} slot {s} cannot be read",
+                    slot.space_id, slot.id
+                ),
+            )),
+        }
+    }
+    out.header = Some(header);
+    out
+}
+
+/// Reads the undo log whose history node is at `at`, its records, and the
+/// next node's address.
+fn read_log(
+    pages: &mut LogicalPages<'_>,
+    space: &Tablespace,
+    at: FilAddr,
+    findings: &mut Vec<Finding>,
+) -> Option<(UndoLog, FilAddr)> {
+    let mut buf = Vec::new();
+    let fail = |findings: &mut Vec<Finding>, m: String| {
+        findings.push(Finding::on_page(
+            FindingKind::BrokenList,
+            at.page,
+            usize::from(at.byte),
+            "TRX_RSEG_HISTORY",
+            format!("space {}: {m}", space.space_id()),
+        ));
+    };
+    if pages.read_into(at.page, &mut buf).is_none() {
+        fail(
+            findings,
+            format!("history list page {} cannot be read", at.page),
+        );
+        return None;
+    }
+    let Some(offset) = usize::from(at.byte).checked_sub(TRX_UNDO_HISTORY_NODE) else {
+        fail(
+            findings,
+            format!("history node offset {} is inside the page header", at.byte),
+        );
+        return None;
+    };
+    let header = match UndoLogHeader::parse_at(&buf, offset) {
+        Ok(h) => h,
+        Err(e) => {
+            fail(
+                findings,
+                format!("undo log header at page {} offset {offset}: {e}", at.page),
+            );
+            return None;
+        }
+    };
+    let next = header.history_node.next;
+    let mut log = UndoLog {
+        space_id: space.space_id(),
+        page: at.page,
+        header,
+        pages: 1,
+        counts: RecordCounts::default(),
+    };
+    // Records on the header page: from the log's start to the next log, or
+    // to the page's free space for the last log of the page, which may go
+    // on over the following pages of the segment.
+    let page_header = UndoPageHeader::parse(&buf).ok()?;
+    let end = if header.next_log != 0 {
+        header.next_log
+    } else {
+        page_header.free
+    };
+    count_records(
+        &buf,
+        header.log_start,
+        end,
+        at.page,
+        space,
+        &mut log.counts,
+        findings,
+    );
+    if header.next_log == 0 {
+        let mut seen = HashSet::from([at.page]);
+        let mut page = page_header.node.next;
+        while !page.is_null() && log.pages < space.page_count() {
+            if !seen.insert(page.page) {
+                fail(
+                    findings,
+                    format!("the undo page list comes back to page {}", page.page),
+                );
+                break;
+            }
+            if pages.read_into(page.page, &mut buf).is_none() {
+                fail(findings, format!("undo page {} cannot be read", page.page));
+                break;
+            }
+            let Ok(h) = UndoPageHeader::parse(&buf) else {
+                break;
+            };
+            log.pages += 1;
+            count_records(
+                &buf,
+                h.start,
+                h.free,
+                page.page,
+                space,
+                &mut log.counts,
+                findings,
+            );
+            page = h.node.next;
+        }
+    }
+    Some((log, next))
+}
+
+/// Counts the records from `start` to `end` on one undo page.
+fn count_records(
+    page: &[u8],
+    start: u16,
+    end: u16,
+    page_no: u32,
+    space: &Tablespace,
+    counts: &mut RecordCounts,
+    findings: &mut Vec<Finding>,
+) {
+    let (mut at, end) = (usize::from(start), usize::from(end).min(page.len()));
+    while at != 0 && at < end {
+        match UndoRecordHeader::parse_at(page, at) {
+            Ok(r) if usize::from(r.next) > at && usize::from(r.next) <= end => {
+                counts.add(&r, u64::from(r.next) - at as u64);
+                at = usize::from(r.next);
+            }
+            Ok(r) => {
+                findings.push(Finding::on_page(
+                    FindingKind::BrokenList,
+                    page_no,
+                    at,
+                    "undo record next",
+                    format!(
+                        "space {}: the undo record at {at} points to {} (records end at {end})",
+                        space.space_id(),
+                        r.next
+                    ),
+                ));
+                return;
+            }
+            Err(e) => {
+                findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    page_no,
+                    at,
+                    "undo record",
+                    format!("space {}: {e}", space.space_id()),
+                ));
+                return;
+            }
+        }
+    }
+}
