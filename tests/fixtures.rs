@@ -1702,3 +1702,94 @@ fn a_looping_history_list_is_a_finding() {
     );
     assert_eq!(v["totals"]["undo_logs"], 7, "each log walked once");
 }
+
+/// `history` on the undo scenario (`p16k-undo`): every one of the 3000
+/// `t_undo` rows has six versions, from the current one (`v = id + 5000`,
+/// `s = "upd5-<id>"`) back through each UPDATE's undo record to the one
+/// connection A's snapshot saw; those oldest versions are exactly the
+/// snapshot's rows: their `BIT_XOR(CRC32(CONCAT_WS('|', id, v, s)))` and
+/// `SUM(v)` are what the server computed in A's snapshot. The CLI gives the
+/// same chain for one key.
+#[test]
+fn history_rebuilds_every_version_the_snapshot_kept() {
+    use innodb_analysis::row_history::RowHistory;
+    use innodb_format::column_value::Value;
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let Some((config, truth)) = configs(&dir, fresh)
+        .into_iter()
+        .find(|(c, _)| c == "p16k-undo")
+    else {
+        assert!(fresh, "the committed fixtures have p16k-undo");
+        return;
+    };
+    let files = dir.join(&config).join("files");
+    let system = open(&files.join("ibdata1.gz"));
+    let undo: Vec<Tablespace> = (1..=3)
+        .map(|i| open(&files.join(format!("undo00{i}.gz"))))
+        .collect();
+    let undo_refs: Vec<&Tablespace> = undo.iter().collect();
+    let dict = Dictionary::read(&system).unwrap();
+    let space = open(&files.join("test/t_undo.ibd.gz"));
+    let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
+    let records = RecordsReport::build(&space, &schema, None, false, None).unwrap();
+    let rounds = truth["undo_scenario"]["update_rounds"].as_u64().unwrap() as i64;
+    let (mut digest, mut sum_v, mut rows) = (0u32, 0i64, 0u64);
+    for row in &records.rows {
+        let h = RowHistory::chain(
+            &records.table,
+            "",
+            &records.fields,
+            1,
+            row,
+            &system,
+            &undo_refs,
+        );
+        let Value::Int(id) = row.values[0] else {
+            panic!("id {:?}", row.values[0])
+        };
+        assert_eq!(h.versions.len() as i64, rounds + 1, "id {id}: {}", h.end);
+        for (k, v) in h.versions.iter().enumerate() {
+            let k = k as i64;
+            let want_s = if k == rounds {
+                format!("init-{id}")
+            } else {
+                format!("upd{}-{id}", rounds - k)
+            };
+            assert_eq!(
+                v.values[3],
+                Value::Int(id + 1000 * (rounds - k)),
+                "id {id} version {k}"
+            );
+            assert_eq!(v.values[4], Value::Text(want_s), "id {id} version {k}");
+        }
+        let oldest = h.versions.last().unwrap();
+        let (Value::Int(v), Value::Text(s)) = (&oldest.values[3], &oldest.values[4]) else {
+            panic!()
+        };
+        digest ^= crc32fast::hash(format!("{id}|{v}|{s}").as_bytes());
+        sum_v += v;
+        rows += 1;
+    }
+    let seen = &truth["undo_scenario"]["snapshot_view_after_updates"];
+    assert_eq!(rows, seen["count"].as_u64().unwrap());
+    assert_eq!(
+        u64::from(digest),
+        seen["row_digest"].as_u64().unwrap(),
+        "the snapshot's rows"
+    );
+    assert_eq!(sum_v, seen["sum_v"].as_i64().unwrap());
+    let out = support::run([
+        "--datadir".as_ref(),
+        files.as_os_str(),
+        "history".as_ref(),
+        "test/t_undo".as_ref(),
+        "--key".as_ref(),
+        "7".as_ref(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("# test/t_undo key 7: 6 versions"),
+        "{text}"
+    );
+    assert!(text.contains("\t7\tinit-7\n"), "{text}");
+}

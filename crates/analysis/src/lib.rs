@@ -13,6 +13,7 @@ pub mod page_detail;
 pub mod page_list;
 pub mod page_records;
 pub mod records;
+pub mod row_history;
 pub mod scan;
 pub mod sdi_report;
 pub mod space_reports;

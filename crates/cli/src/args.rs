@@ -122,6 +122,20 @@ pub enum Command {
         /// The system tablespace (ibdata1), then any undo tablespaces (undo001…); with --datadir, those of the data directory.
         files: Vec<PathBuf>,
     },
+    /// The version chain of one row: from its DB_ROLL_PTR through each undo record to the oldest version stored.
+    History {
+        /// The table's tablespace file.
+        file: PathBuf,
+        /// The row's primary key (its columns' values joined by commas).
+        #[arg(long)]
+        key: String,
+        /// An undo tablespace (repeat for each); with --datadir, the data directory's undo* files.
+        #[arg(long = "undo")]
+        undo: Vec<PathBuf>,
+        /// A CREATE TABLE statement giving the columns (before --system and the SDI).
+        #[arg(long)]
+        ddl: Option<PathBuf>,
+    },
     /// The Serialized Dictionary Information of a MySQL 8.0+ tablespace (as ibd2sdi prints it).
     Sdi {
         /// The tablespace file.

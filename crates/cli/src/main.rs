@@ -10,6 +10,7 @@ use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
 use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
 use innodb_analysis::records::{NoRecords, RecordsReport, Schema};
+use innodb_analysis::row_history::{NoHistory, RowHistory};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
@@ -107,6 +108,42 @@ fn dictionary(cli: &Cli, options: OpenOptions) -> Result<Option<Dictionary>, Cli
         // which the commands read by themselves.
         Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
         Err(e) => Err(CliError::Usage(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// The table's columns: from `--ddl`, else the dictionary of `--system`,
+/// else the file's own SDI.
+fn schema_for(
+    space: &Tablespace,
+    ddl: Option<&std::path::Path>,
+    dict: Option<&Dictionary>,
+) -> Result<Schema, CliError> {
+    if let Some(path) = ddl {
+        let sql = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        let roots = innodb_space::space_map::SpaceMap::read(space)
+            .map_err(|e| no_map(space, e))?
+            .index_roots();
+        return schema_from_ddl(&sql, &roots)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())));
+    }
+    match dict {
+        Some(d) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
+            CliError::Usage(format!(
+                "{}: the dictionary of --system has no table in tablespace {}",
+                space.path().display(),
+                space.space_id()
+            ))
+        }),
+        None => SdiReport::build(space)
+            .ok()
+            .and_then(|s| Schema::from_sdi(&s))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{}: the table's columns are needed: this file has no SDI (MySQL 8.0+); give --system ibdata1 or --datadir of the same server (MariaDB, MySQL 5.x), or --ddl",
+                    space.path().display()
+                ))
+            }),
     }
 }
 
@@ -336,6 +373,57 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, innodb_render::undo_text::undo);
             Ok(0)
         }
+        Command::History {
+            file,
+            key,
+            undo,
+            ddl,
+        } => {
+            let space = open(file)?;
+            let schema = schema_for(&space, ddl.as_deref(), dict.as_ref())?;
+            let system_path =
+                match (&cli.system, &cli.datadir) {
+                    (Some(p), _) => p.clone(),
+                    (None, Some(dir)) => {
+                        datadir_undo_files(dir).into_iter().next().ok_or_else(|| {
+                            CliError::Usage(format!(
+                                "{}: no ibdata1 in the data directory",
+                                dir.display()
+                            ))
+                        })?
+                    }
+                    (None, None) => return Err(CliError::Usage(
+                        "history needs the system tablespace: --system ibdata1 or --datadir DIR"
+                            .into(),
+                    )),
+                };
+            let mut undo_paths: Vec<std::path::PathBuf> =
+                undo.iter().map(|f| locate(cli, f)).collect();
+            if undo_paths.is_empty() {
+                if let Some(dir) = &cli.datadir {
+                    undo_paths = datadir_undo_files(dir).into_iter().skip(1).collect();
+                }
+            }
+            let system = Tablespace::open(&system_path, options)?;
+            let undo_spaces: Vec<Tablespace> = undo_paths
+                .iter()
+                .map(|p| Tablespace::open(p, options))
+                .collect::<Result<_, _>>()?;
+            let refs: Vec<&Tablespace> = undo_spaces.iter().collect();
+            let h =
+                RowHistory::build(&space, &schema, key, &system, &refs).map_err(|e| match e {
+                    NoHistory::NoClusteredIndex => CliError::Usage(format!(
+                        "{}: the schema has no clustered index",
+                        space.path().display()
+                    )),
+                    NoHistory::NoSuchKey(k) => CliError::Usage(format!(
+                        "{}: no row has the key {k}",
+                        space.path().display()
+                    )),
+                })?;
+            emit_report(cli.format, &h, innodb_render::undo_text::history);
+            Ok(0)
+        }
         Command::Sdi { file } => {
             let space = open(file)?;
             let r = SdiReport::build(&space).map_err(|e| match e {
@@ -372,40 +460,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             ddl,
         } => {
             let space = open(file)?;
-            // The columns: --ddl, else the dictionary of --system, else the file's own SDI.
-            let from_ddl = match ddl {
-                Some(path) => {
-                    let sql = std::fs::read_to_string(path)
-                        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-                    let roots = innodb_space::space_map::SpaceMap::read(&space)
-                        .map_err(|e| no_map(&space, e))?
-                        .index_roots();
-                    Some(
-                        schema_from_ddl(&sql, &roots)
-                            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?,
-                    )
-                }
-                None => None,
-            };
-            let schema = match (from_ddl, &dict) {
-                (Some(s), _) => s,
-                (None, Some(d)) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "{}: the dictionary of --system has no table in tablespace {}",
-                        space.path().display(),
-                        space.space_id()
-                    ))
-                })?,
-                (None, None) => SdiReport::build(&space)
-                    .ok()
-                    .and_then(|s| Schema::from_sdi(&s))
-                    .ok_or_else(|| {
-                        CliError::Usage(format!(
-                            "{}: records needs the table's columns: this file has no SDI (MySQL 8.0+); give --system ibdata1 of the same server (MariaDB, MySQL 5.x)",
-                            space.path().display()
-                        ))
-                    })?,
-            };
+            let schema = schema_for(&space, ddl.as_deref(), dict.as_ref())?;
             let build = |schema: &Schema| {
                 RecordsReport::build(&space, schema, index.as_deref(), *deleted, *limit).map_err(
                     |e| match e {

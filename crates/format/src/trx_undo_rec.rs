@@ -113,3 +113,109 @@ impl UndoRecordHeader {
         })
     }
 }
+
+/// `UNIV_SQL_NULL`: the length of a NULL field in an undo record.
+pub const UNIV_SQL_NULL: u32 = 0xFFFF_FFFF;
+/// `UNIV_EXTERN_STORAGE_FIELD` (`UNIV_SQL_NULL` − 16384): lengths from here
+/// on mark a field whose stored part is followed by an external reference.
+pub const UNIV_EXTERN_STORAGE_FIELD: u32 = UNIV_SQL_NULL - 16384;
+/// `REC_MAX_N_FIELDS`: field numbers from here on are virtual columns.
+pub const REC_MAX_N_FIELDS: u32 = 1023;
+
+/// One field value in an undo record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UndoField {
+    /// SQL NULL.
+    pub null: bool,
+    /// The stored bytes (for an external field: its local prefix and the
+    /// 20-byte reference).
+    pub bytes: Vec<u8>,
+    /// Stored externally: the bytes end with a 20-byte reference.
+    pub external: bool,
+}
+
+/// The primary key and the update vector of an undo record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UndoRecordBody {
+    /// The primary key fields (`n_unique` of them).
+    pub key: Vec<UndoField>,
+    /// For updates: (clustered index field number, old value) of each
+    /// updated field; virtual columns left out.
+    pub update: Vec<(u32, UndoField)>,
+}
+
+/// Reads one field value (`trx_undo_rec_get_col_val`) at `at`; returns it
+/// and the offset after it.
+fn field_at(page: &[u8], at: usize) -> Result<(UndoField, usize), FormatError> {
+    use crate::compressed_int::read_compressed;
+    let (len, n) = read_compressed(page, at, "undo field length")?;
+    let mut at = at + n;
+    if len == UNIV_SQL_NULL {
+        return Ok((
+            UndoField {
+                null: true,
+                bytes: Vec::new(),
+                external: false,
+            },
+            at,
+        ));
+    }
+    let (len, external) = if len == UNIV_EXTERN_STORAGE_FIELD {
+        // MySQL 5.6+/MariaDB: the original length, then the stored length.
+        let (_orig, n) = read_compressed(page, at, "undo field original length")?;
+        at += n;
+        let (stored, n) = read_compressed(page, at, "undo field stored length")?;
+        at += n;
+        (stored as usize, true)
+    } else if len > UNIV_EXTERN_STORAGE_FIELD {
+        ((len - UNIV_EXTERN_STORAGE_FIELD) as usize, true)
+    } else {
+        (len as usize, false)
+    };
+    let bytes = crate::bytes::slice(page, at, len, "undo field")?.to_vec();
+    Ok((
+        UndoField {
+            null: false,
+            bytes,
+            external,
+        },
+        at + len,
+    ))
+}
+
+impl UndoRecordHeader {
+    /// Reads the record's primary key (`n_unique` fields) and, for an
+    /// update, its update vector.
+    pub fn body(&self, page: &[u8], n_unique: usize) -> Result<UndoRecordBody, FormatError> {
+        use crate::compressed_int::read_compressed;
+        let mut at = self.body;
+        let mut key = Vec::with_capacity(n_unique);
+        for _ in 0..n_unique {
+            let (f, next) = field_at(page, at)?;
+            key.push(f);
+            at = next;
+        }
+        let mut update = Vec::new();
+        if matches!(self.kind, kind::UPDATE_EXISTING | kind::UPDATE_DELETED) {
+            let (n_fields, n) = read_compressed(page, at, "undo update n_fields")?;
+            at += n;
+            if n_fields as usize > page.len() {
+                return Err(FormatError::BadValue {
+                    field: "undo update n_fields",
+                    offset: at,
+                    reason: format!("{n_fields} updated fields"),
+                });
+            }
+            for _ in 0..n_fields {
+                let (field_no, n) = read_compressed(page, at, "undo update field_no")?;
+                at += n;
+                let (f, next) = field_at(page, at)?;
+                at = next;
+                if field_no < REC_MAX_N_FIELDS {
+                    update.push((field_no, f));
+                }
+            }
+        }
+        Ok(UndoRecordBody { key, update })
+    }
+}

@@ -125,3 +125,48 @@ pub fn undo(r: &UndoReport) -> String {
     findings_block(&mut o, &r.findings, None);
     o
 }
+
+/// The `history` report: one line per version, newest first.
+pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
+    use innodb_format::column_value::Value;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "# {} key {}: {} versions",
+        h.table,
+        h.key,
+        h.versions.len()
+    );
+    let mut header = vec!["version".to_string(), "undo record".to_string()];
+    header.extend(h.fields.iter().map(|f| f.name.clone()));
+    let _ = writeln!(o, "{}", header.join("\t"));
+    for (i, v) in h.versions.iter().enumerate() {
+        let undo = match &v.undo {
+            Some(u) => format!(
+                "{} space {} page {} offset {} ({})",
+                u.kind,
+                u.space_id,
+                u.page,
+                u.offset,
+                u.changed.join(",")
+            ),
+            None => "current".into(),
+        };
+        let mut cells = vec![i.to_string(), undo];
+        cells.extend(v.values.iter().map(|x| match x {
+            Value::Null => "NULL".into(),
+            Value::Int(n) => n.to_string(),
+            Value::UInt(n) => n.to_string(),
+            Value::Float(f) => f.to_string(),
+            Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
+            Value::Hex { hex } => format!("0x{hex}"),
+            Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
+        }));
+        let _ = writeln!(o, "{}", cells.join("\t"));
+    }
+    let _ = writeln!(o, "# end: {}", h.end);
+    if !h.findings.is_empty() {
+        findings_block(&mut o, &h.findings, None);
+    }
+    o
+}
