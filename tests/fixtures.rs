@@ -43,8 +43,8 @@ fn configs(dir: &Path, fresh: bool) -> Vec<(String, Value)> {
         let v: Value = serde_json::from_slice(&std::fs::read(&truth).unwrap()).unwrap();
         out.push((config, v));
     }
-    // The committed set has all nine configurations; a fresh run may have fewer.
-    let expected = if fresh { 1 } else { 9 };
+    // The committed set has all ten configurations; a fresh run may have fewer.
+    let expected = if fresh { 1 } else { 10 };
     assert!(
         out.len() >= expected,
         "expected {expected} fixture configurations in {}, found {}",
@@ -1615,7 +1615,7 @@ fn undo_history_matches_the_server() {
         assert_eq!(last["cumulative_records"], t["undo_records"]);
         assert_eq!(last["cumulative_pages"], t["undo_pages"]);
     }
-    assert!(fresh || undo_configs == 1, "p16k-undo checked");
+    assert!(fresh || undo_configs == 2, "p16k-undo and p4k-undo checked");
 }
 
 /// `undo` with the system tablespace alone where the rollback segments live
@@ -1703,7 +1703,8 @@ fn a_looping_history_list_is_a_finding() {
     assert_eq!(v["totals"]["undo_logs"], 7, "each log walked once");
 }
 
-/// `history` on the undo scenario (`p16k-undo`): every one of the 3000
+/// `history` on the undo scenario (`p16k-undo` with undo tablespaces,
+/// `p4k-undo` with the undo logs in ibdata1): every one of the 3000
 /// `t_undo` rows has six versions, from the current one (`v = id + 5000`,
 /// `s = "upd5-<id>"`) back through each UPDATE's undo record to the one
 /// connection A's snapshot saw; those oldest versions are exactly the
@@ -1712,20 +1713,29 @@ fn a_looping_history_list_is_a_finding() {
 /// same chain for one key.
 #[test]
 fn history_rebuilds_every_version_the_snapshot_kept() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let scenarios: Vec<_> = configs(&dir, fresh)
+        .into_iter()
+        .filter(|(_, t)| t.get("undo_scenario").is_some())
+        .collect();
+    assert!(
+        fresh || scenarios.len() == 2,
+        "p16k-undo (undo tablespaces) and p4k-undo (ibdata1)"
+    );
+    for (config, truth) in scenarios {
+        history_of_the_undo_scenario(&dir, &config, &truth);
+    }
+}
+
+fn history_of_the_undo_scenario(dir: &Path, config: &str, truth: &Value) {
     use innodb_analysis::row_history::RowHistory;
     use innodb_format::column_value::Value;
-    let (dir, fresh) = support::truth_fixtures_dir();
-    let Some((config, truth)) = configs(&dir, fresh)
-        .into_iter()
-        .find(|(c, _)| c == "p16k-undo")
-    else {
-        assert!(fresh, "the committed fixtures have p16k-undo");
-        return;
-    };
-    let files = dir.join(&config).join("files");
+    let files = dir.join(config).join("files");
     let system = open(&files.join("ibdata1.gz"));
     let undo: Vec<Tablespace> = (1..=3)
-        .map(|i| open(&files.join(format!("undo00{i}.gz"))))
+        .map(|i| files.join(format!("undo00{i}.gz")))
+        .filter(|p| p.exists())
+        .map(|p| open(&p))
         .collect();
     let undo_refs: Vec<&Tablespace> = undo.iter().collect();
     let dict = Dictionary::read(&system).unwrap();
@@ -1792,4 +1802,94 @@ fn history_rebuilds_every_version_the_snapshot_kept() {
         "{text}"
     );
     assert!(text.contains("\t7\tinit-7\n"), "{text}");
+}
+
+/// `undo --compare A B` on the undo scenario's two copies of one data
+/// directory — taken while the snapshot held the history, and after the
+/// server recovered and purged — : the history list length goes from the
+/// server's count at the first copy to its count after purge, `t_undo`'s
+/// `rows × updates` records go, and so does the oldest retained transaction.
+#[test]
+fn undo_compare_follows_the_history_through_purge() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut compared = 0;
+    for (config, truth) in configs(&dir, fresh) {
+        let Some(scenario) = truth.get("undo_scenario") else {
+            continue;
+        };
+        let (a, b) = (
+            dir.join(&config).join("files"),
+            dir.join(&config).join("purged/files"),
+        );
+        let (v, out) = support::run_json([
+            "undo".as_ref(),
+            "--compare".as_ref(),
+            a.as_os_str(),
+            b.as_os_str(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let held = truth["history_list_length"].as_i64().unwrap();
+        let purged = scenario["purged_copy"]["history_list_length"]
+            .as_i64()
+            .unwrap();
+        assert_eq!(
+            v["a"]["totals"]["history_list_length"].as_i64(),
+            Some(held),
+            "{config}"
+        );
+        assert_eq!(
+            v["b"]["totals"]["history_list_length"].as_i64(),
+            Some(purged),
+            "{config}"
+        );
+        assert_eq!(
+            v["history_list_length_change"].as_i64(),
+            Some(purged - held)
+        );
+        let t_undo = |side: &str| {
+            v[side]["by_table"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == "test/t_undo")
+                .map_or(0, |t| t["records"].as_u64().unwrap())
+        };
+        assert_eq!(
+            t_undo("a"),
+            3000 * scenario["update_rounds"].as_u64().unwrap(),
+            "{config}"
+        );
+        assert_eq!(t_undo("b"), 0, "{config}");
+        assert!(
+            v["a"]["oldest_trx_no"].is_u64() && v["b"]["oldest_trx_no"].is_null(),
+            "{config}"
+        );
+        compared += 1;
+    }
+    assert!(fresh || compared == 2, "{compared} configurations compared");
+}
+
+/// `undo` as text on the undo scenario: at 4k with the undo logs in the
+/// system tablespace (`p4k-undo`), at 16k in three undo tablespaces
+/// (`p16k-undo`).
+#[test]
+fn undo_report_snapshots() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for config in ["p4k-undo", "p16k-undo"] {
+            let files = support::fixtures_dir().join(config).join("files");
+            let out = support::run(["--datadir".as_ref(), files.as_os_str(), "undo".as_ref()]);
+            assert!(out.status.success());
+            insta::assert_snapshot!(
+                format!("undo@{config}"),
+                String::from_utf8(out.stdout).unwrap()
+            );
+        }
+    });
 }

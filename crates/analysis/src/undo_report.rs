@@ -198,3 +198,70 @@ impl UndoReport {
         }
     }
 }
+
+/// One side of `undo --compare`.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoSide {
+    /// The data directory (as given).
+    pub dir: String,
+    /// Its totals.
+    pub totals: UndoTotals,
+    /// The oldest transaction number still in the history (what purge waits on).
+    pub oldest_trx_no: Option<u64>,
+    /// The newest.
+    pub newest_trx_no: Option<u64>,
+    /// History records by table.
+    pub by_table: Vec<TableRow>,
+    /// Findings on this side.
+    pub findings: usize,
+}
+
+/// `undo --compare A B`: how the history moved between two copies of one
+/// data directory.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoComparison {
+    /// The first copy.
+    pub a: UndoSide,
+    /// The second copy.
+    pub b: UndoSide,
+    /// B − A for the history list length.
+    pub history_list_length_change: i64,
+    /// B − A for the undo records.
+    pub undo_records_change: i64,
+    /// B − A for the undo pages.
+    pub undo_pages_change: i64,
+    /// B − A for the undo bytes.
+    pub undo_bytes_change: i64,
+}
+
+impl UndoSide {
+    /// One side from its report.
+    pub fn new(dir: &str, r: &UndoReport) -> UndoSide {
+        UndoSide {
+            dir: dir.to_string(),
+            totals: r.totals.clone(),
+            oldest_trx_no: r.by_transaction.first().map(|t| t.trx_no),
+            newest_trx_no: r.by_transaction.last().map(|t| t.trx_no),
+            by_table: r.by_table.clone(),
+            findings: r.findings.len(),
+        }
+    }
+}
+
+impl UndoComparison {
+    /// Compares two sides.
+    pub fn new(a: UndoSide, b: UndoSide) -> UndoComparison {
+        let d = |x: u64, y: u64| y as i64 - x as i64;
+        UndoComparison {
+            history_list_length_change: d(
+                a.totals.history_list_length,
+                b.totals.history_list_length,
+            ),
+            undo_records_change: d(a.totals.undo_records, b.totals.undo_records),
+            undo_pages_change: d(a.totals.undo_pages, b.totals.undo_pages),
+            undo_bytes_change: d(a.totals.undo_bytes, b.totals.undo_bytes),
+            a,
+            b,
+        }
+    }
+}

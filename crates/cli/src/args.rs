@@ -121,6 +121,9 @@ pub enum Command {
     Undo {
         /// The system tablespace (ibdata1), then any undo tablespaces (undo001…); with --datadir, those of the data directory.
         files: Vec<PathBuf>,
+        /// Compare two copies of one data directory (A, then B): history length, records, pages, oldest retained transaction.
+        #[arg(long, num_args = 2, value_names = ["A", "B"])]
+        compare: Option<Vec<PathBuf>>,
     },
     /// The version chain of one row: from its DB_ROLL_PTR through each undo record to the oldest version stored.
     History {

@@ -14,7 +14,7 @@ use innodb_analysis::row_history::{NoHistory, RowHistory};
 use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::undo_report::{UndoComparison, UndoReport, UndoSide};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
 use innodb_render::{json, space_text, text, OutputFormat};
@@ -350,7 +350,46 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, space_text::tree);
             Ok(0)
         }
-        Command::Undo { files } => {
+        Command::Undo {
+            files,
+            compare: Some(dirs),
+        } => {
+            let side = |dir: &std::path::PathBuf| -> Result<UndoSide, CliError> {
+                let paths = datadir_undo_files(dir);
+                let Some((system_path, undo_paths)) = paths.split_first() else {
+                    return Err(CliError::Usage(format!(
+                        "{}: no ibdata1 in the data directory",
+                        dir.display()
+                    )));
+                };
+                let system = Tablespace::open(system_path, options)?;
+                let undo: Vec<Tablespace> = undo_paths
+                    .iter()
+                    .map(|p| Tablespace::open(p, options))
+                    .collect::<Result<_, _>>()?;
+                let refs: Vec<&Tablespace> = undo.iter().collect();
+                let dict = Dictionary::read(&system).ok();
+                let r = UndoReport::build(&system, &refs, dict.as_ref());
+                Ok(UndoSide::new(&dir.display().to_string(), &r))
+            };
+            if !files.is_empty() {
+                return Err(CliError::Usage(
+                    "undo --compare A B takes two data directories, no other files".into(),
+                ));
+            }
+            let (Some(a), Some(b)) = (dirs.first(), dirs.get(1)) else {
+                return Err(CliError::Usage(
+                    "undo --compare needs two data directories".into(),
+                ));
+            };
+            let c = UndoComparison::new(side(a)?, side(b)?);
+            emit_report(cli.format, &c, innodb_render::undo_text::undo_comparison);
+            Ok(0)
+        }
+        Command::Undo {
+            files,
+            compare: None,
+        } => {
             let mut paths: Vec<std::path::PathBuf> = files.iter().map(|f| locate(cli, f)).collect();
             if let Some(dir) = &cli.datadir {
                 if paths.is_empty() {

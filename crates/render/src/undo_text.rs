@@ -170,3 +170,94 @@ pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
     }
     o
 }
+
+/// `undo --compare A B` for people.
+pub fn undo_comparison(c: &innodb_analysis::undo_report::UndoComparison) -> String {
+    let mut o = String::new();
+    let trx = |t: Option<u64>| t.map_or("-".to_string(), |t| t.to_string());
+    let _ = writeln!(o, "A: {}\nB: {}\n", c.a.dir, c.b.dir);
+    let _ = writeln!(o, "{:<24} {:>12} {:>12} {:>12}", "", "A", "B", "change");
+    let rows = [
+        (
+            "history list length",
+            c.a.totals.history_list_length,
+            c.b.totals.history_list_length,
+            c.history_list_length_change,
+        ),
+        (
+            "undo logs",
+            c.a.totals.undo_logs as u64,
+            c.b.totals.undo_logs as u64,
+            c.b.totals.undo_logs as i64 - c.a.totals.undo_logs as i64,
+        ),
+        (
+            "undo records",
+            c.a.totals.undo_records,
+            c.b.totals.undo_records,
+            c.undo_records_change,
+        ),
+        (
+            "undo pages",
+            c.a.totals.undo_pages,
+            c.b.totals.undo_pages,
+            c.undo_pages_change,
+        ),
+        (
+            "undo bytes",
+            c.a.totals.undo_bytes,
+            c.b.totals.undo_bytes,
+            c.undo_bytes_change,
+        ),
+    ];
+    for (name, a, b, d) in rows {
+        let _ = writeln!(o, "{name:<24} {a:>12} {b:>12} {d:>+12}");
+    }
+    let _ = writeln!(
+        o,
+        "{:<24} {:>12} {:>12}",
+        "oldest retained trx_no",
+        trx(c.a.oldest_trx_no),
+        trx(c.b.oldest_trx_no)
+    );
+    let _ = writeln!(
+        o,
+        "{:<24} {:>12} {:>12}",
+        "newest trx_no",
+        trx(c.a.newest_trx_no),
+        trx(c.b.newest_trx_no)
+    );
+    let _ = writeln!(o, "\nHistory records by table (A → B):");
+    let mut tables: Vec<u64> =
+        c.a.by_table
+            .iter()
+            .chain(&c.b.by_table)
+            .map(|t| t.table_id)
+            .collect();
+    tables.sort_unstable();
+    tables.dedup();
+    for id in tables {
+        let side = |s: &innodb_analysis::undo_report::UndoSide| {
+            s.by_table.iter().find(|t| t.table_id == id).cloned()
+        };
+        let (a, b) = (side(&c.a), side(&c.b));
+        let name = a
+            .as_ref()
+            .or(b.as_ref())
+            .and_then(|t| t.name.clone())
+            .unwrap_or_else(|| format!("table {id}"));
+        let _ = writeln!(
+            o,
+            "  {name}: {} → {}",
+            a.map_or(0, |t| t.records),
+            b.map_or(0, |t| t.records)
+        );
+    }
+    if c.a.findings + c.b.findings > 0 {
+        let _ = writeln!(
+            o,
+            "\nFindings: {} in A, {} in B (run `undo` on each for them)",
+            c.a.findings, c.b.findings
+        );
+    }
+    o
+}
