@@ -113,7 +113,15 @@ pub struct Schema {
 impl Schema {
     /// The schema of the table the dictionary places in tablespace `space_id`.
     pub fn from_dictionary(dict: &Dictionary, space_id: u32) -> Option<Schema> {
-        let table = dict.tables_in(space_id).next()?;
+        Self::from_dict_table(dict.tables_in(space_id).next()?)
+    }
+
+    /// The schema of the table with id `table_id` in the dictionary.
+    pub fn from_dictionary_table(dict: &Dictionary, table_id: u64) -> Option<Schema> {
+        Self::from_dict_table(dict.tables.iter().find(|t| t.id == table_id)?)
+    }
+
+    fn from_dict_table(table: &DictTable) -> Option<Schema> {
         let mut columns: Vec<_> = table.columns.iter().collect();
         columns.sort_by_key(|c| c.pos);
         Some(Schema {

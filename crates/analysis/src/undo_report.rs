@@ -3,6 +3,8 @@
 //! table and by transaction), with the history's growth by transaction
 //! number.
 
+use crate::records::{IndexField, Schema};
+use innodb_format::column_value::Value;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::undo::{self, RecordCounts};
 use innodb_space::{Finding, Tablespace};
@@ -85,6 +87,126 @@ pub struct TrxRow {
     pub cumulative_pages: u64,
 }
 
+/// One undo record of the history, decoded.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoRecordRow {
+    /// Tablespace of the record.
+    pub space_id: u32,
+    /// Page.
+    pub page: u32,
+    /// Offset.
+    pub offset: usize,
+    /// Rollback segment.
+    pub rseg: usize,
+    /// Its transaction's id.
+    pub trx_id: u64,
+    /// Its transaction's commit number.
+    pub trx_no: u64,
+    /// Record type.
+    pub kind: &'static str,
+    /// Compiler info (how the update changed the record).
+    pub cmpl_info: u8,
+    /// An off-page column was updated.
+    pub updated_extern: bool,
+    /// Undo number.
+    pub undo_no: u64,
+    /// Table id.
+    pub table_id: u64,
+    /// `db/table`, when the dictionary knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// The previous version's info bits (updates and delete-marks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info_bits: Option<u8>,
+    /// Previous `DB_TRX_ID`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_trx_id: Option<u64>,
+    /// Previous `DB_ROLL_PTR`, taken apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_roll_ptr: Option<innodb_format::column_value::RollPtr>,
+    /// Primary key: (column, value).
+    pub key: Vec<(String, Value)>,
+    /// Update vector: (field number, column, old value).
+    pub update: Vec<(u32, String, Value)>,
+    /// Why the key and update could not be decoded, if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecoded: Option<String>,
+}
+
+/// Decodes a kept undo record with its table's clustered index fields.
+fn decode_record(r: &undo::UndoRecordRaw, dict: Option<&Dictionary>) -> UndoRecordRow {
+    use innodb_format::trx_undo_rec::{kind, UndoField, UndoRecordHeader};
+    let h = &r.header;
+    let schema = dict.and_then(|d| Schema::from_dictionary_table(d, h.table_id));
+    let clustered = schema
+        .as_ref()
+        .and_then(|s| s.indexes.iter().find(|i| i.clustered))
+        .map(|i| i.fields.clone());
+    let mut row = UndoRecordRow {
+        space_id: r.space_id,
+        page: r.page,
+        offset: r.offset,
+        rseg: r.rseg,
+        trx_id: r.trx_id,
+        trx_no: r.trx_no,
+        kind: kind::name(h.kind),
+        cmpl_info: h.cmpl_info,
+        updated_extern: h.updated_extern,
+        undo_no: h.undo_no,
+        table_id: h.table_id,
+        table: schema.as_ref().map(|s| s.table.clone()),
+        info_bits: h.info_bits,
+        old_trx_id: h.old_trx_id,
+        old_roll_ptr: h
+            .old_roll_ptr
+            .and_then(|p| innodb_format::column_value::RollPtr::parse(&p.to_be_bytes()[1..])),
+        key: Vec::new(),
+        update: Vec::new(),
+        undecoded: None,
+    };
+    let Some(fields) = clustered else {
+        row.undecoded = Some("the table's columns are not known (no dictionary entry)".into());
+        return row;
+    };
+    let n_unique = fields
+        .iter()
+        .position(|f| f.name == "DB_TRX_ID")
+        .unwrap_or(1);
+    // The record's bytes alone: parse it again from their start.
+    let body = UndoRecordHeader::parse_at(&r.bytes, 0).and_then(|h| h.body(&r.bytes, n_unique));
+    let value = |f: &IndexField, x: &UndoField| {
+        if x.null {
+            Value::Null
+        } else if x.external {
+            Value::Undecoded {
+                undecoded: "stored off-page".into(),
+            }
+        } else {
+            f.value(&x.bytes)
+        }
+    };
+    match body {
+        Ok(b) => {
+            row.key = b
+                .key
+                .iter()
+                .zip(&fields)
+                .map(|(x, f)| (f.name.clone(), value(f, x)))
+                .collect();
+            row.update = b
+                .update
+                .iter()
+                .filter_map(|(no, x)| {
+                    let f = fields.get(*no as usize)?;
+                    Some((*no, f.name.clone(), value(f, x)))
+                })
+                .collect();
+        }
+        Err(e) => row.undecoded = Some(e.to_string()),
+    }
+    row
+}
+
 /// The `undo` report.
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoReport {
@@ -102,6 +224,9 @@ pub struct UndoReport {
     pub by_table: Vec<TableRow>,
     /// History by transaction, oldest (lowest transaction number) first.
     pub by_transaction: Vec<TrxRow>,
+    /// The history's undo records, decoded (only when asked for, up to a limit).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<UndoRecordRow>,
     /// Problems.
     pub findings: Vec<Finding>,
 }
@@ -114,7 +239,23 @@ impl UndoReport {
         undo: &[&Tablespace],
         dict: Option<&Dictionary>,
     ) -> UndoReport {
-        let state = undo::read(system, undo);
+        Self::build_listing(system, undo, dict, 0)
+    }
+
+    /// [`UndoReport::build`], also listing up to `records` undo records of
+    /// the history, decoded with their tables' columns.
+    pub fn build_listing(
+        system: &Tablespace,
+        undo: &[&Tablespace],
+        dict: Option<&Dictionary>,
+        records: usize,
+    ) -> UndoReport {
+        let state = undo::read_keeping(system, undo, undo::Keep { records });
+        let listed: Vec<UndoRecordRow> = state
+            .records
+            .iter()
+            .map(|r| decode_record(r, dict))
+            .collect();
         let mut totals = UndoTotals {
             rollback_segments: state.rollback_segments.len(),
             ..UndoTotals::default()
@@ -194,6 +335,7 @@ impl UndoReport {
             rollback_segments: rsegs,
             by_table,
             by_transaction: trx,
+            records: listed,
             findings: state.findings,
         }
     }

@@ -124,6 +124,9 @@ pub enum Command {
         /// Compare two copies of one data directory (A, then B): history length, records, pages, oldest retained transaction.
         #[arg(long, num_args = 2, value_names = ["A", "B"])]
         compare: Option<Vec<PathBuf>>,
+        /// Also list the history's undo records (up to N), decoded: type, undo number, table, the previous version's DB_TRX_ID and DB_ROLL_PTR, the primary key and the old values of the updated fields.
+        #[arg(long, value_name = "N")]
+        records: Option<usize>,
     },
     /// The version chain of one row: from its DB_ROLL_PTR through each undo record to the oldest version stored.
     History {

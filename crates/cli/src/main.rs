@@ -353,6 +353,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Undo {
             files,
             compare: Some(dirs),
+            ..
         } => {
             let side = |dir: &std::path::PathBuf| -> Result<UndoSide, CliError> {
                 let paths = datadir_undo_files(dir);
@@ -389,6 +390,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Undo {
             files,
             compare: None,
+            records,
         } => {
             let mut paths: Vec<std::path::PathBuf> = files.iter().map(|f| locate(cli, f)).collect();
             if let Some(dir) = &cli.datadir {
@@ -408,7 +410,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 .collect::<Result<_, _>>()?;
             let undo_refs: Vec<&Tablespace> = undo.iter().collect();
             let dict = dict.or_else(|| Dictionary::read(&system).ok());
-            let r = UndoReport::build(&system, &undo_refs, dict.as_ref());
+            let r =
+                UndoReport::build_listing(&system, &undo_refs, dict.as_ref(), records.unwrap_or(0));
             emit_report(cli.format, &r, innodb_render::undo_text::undo);
             Ok(0)
         }

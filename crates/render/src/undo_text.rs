@@ -121,9 +121,70 @@ pub fn undo(r: &UndoReport) -> String {
             x.cumulative_pages
         );
     }
+    if !r.records.is_empty() {
+        let _ = writeln!(o, "\nUndo records ({} listed):", r.records.len());
+        for x in &r.records {
+            let key: Vec<String> = x
+                .key
+                .iter()
+                .map(|(k, v)| format!("{k}={}", value_text(v)))
+                .collect();
+            let upd: Vec<String> = x
+                .update
+                .iter()
+                .map(|(no, k, v)| format!("{k}(#{no})={}", value_text(v)))
+                .collect();
+            let prev = match (x.old_trx_id, &x.old_roll_ptr) {
+                (Some(t), Some(p)) => format!(
+                    " prev trx {t} roll {}rseg {} page {} offset {}",
+                    if p.insert { "insert " } else { "" },
+                    p.rseg,
+                    p.page,
+                    p.offset
+                ),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                o,
+                "  space {} page {} offset {} trx_no {} undo_no {} {} {}{} key [{}]{}{}",
+                x.space_id,
+                x.page,
+                x.offset,
+                x.trx_no,
+                x.undo_no,
+                x.kind,
+                x.table
+                    .clone()
+                    .unwrap_or_else(|| format!("table {}", x.table_id)),
+                prev,
+                key.join(", "),
+                if upd.is_empty() {
+                    String::new()
+                } else {
+                    format!(" old [{}]", upd.join(", "))
+                },
+                x.undecoded
+                    .as_ref()
+                    .map_or(String::new(), |u| format!(" (undecoded: {u})"))
+            );
+        }
+    }
     o.push('\n');
     findings_block(&mut o, &r.findings, None);
     o
+}
+
+fn value_text(v: &innodb_format::column_value::Value) -> String {
+    use innodb_format::column_value::Value;
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(n) => n.to_string(),
+        Value::UInt(n) => n.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Text(t) => format!("{t:?}"),
+        Value::Hex { hex } => format!("0x{hex}"),
+        Value::Undecoded { undecoded } => format!("<{undecoded}>"),
+    }
 }
 
 /// The `history` report: one line per version, newest first.

@@ -61,6 +61,35 @@ impl RecordCounts {
     }
 }
 
+/// One undo record as stored, kept for listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoRecordRaw {
+    /// Tablespace.
+    pub space_id: u32,
+    /// Page.
+    pub page: u32,
+    /// Offset on the page.
+    pub offset: usize,
+    /// Rollback segment.
+    pub rseg: usize,
+    /// Its log's transaction id and commit number.
+    pub trx_id: u64,
+    /// Its log's commit number.
+    pub trx_no: u64,
+    /// Its header.
+    pub header: UndoRecordHeader,
+    /// Its bytes (from its start to the next record's).
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+/// What to keep while reading.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Keep {
+    /// Undo records to keep for listing, at most.
+    pub records: usize,
+}
+
 /// One undo log (one transaction's undo records in one segment).
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoLog {
@@ -109,6 +138,8 @@ pub struct UndoState {
     pub trx_id_store: u64,
     /// Rollback segments in use.
     pub rollback_segments: Vec<RollbackSegment>,
+    /// Undo records kept for listing (see [`Keep`]), in history order.
+    pub records: Vec<UndoRecordRaw>,
     /// Problems met.
     pub findings: Vec<Finding>,
 }
@@ -116,12 +147,18 @@ pub struct UndoState {
 /// Reads the undo state from the system tablespace and the undo
 /// tablespaces given (found by their space ids).
 pub fn read(system: &Tablespace, undo: &[&Tablespace]) -> UndoState {
+    read_keeping(system, undo, Keep::default())
+}
+
+/// [`read`], keeping up to `keep.records` undo records for listing.
+pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> UndoState {
     let mut findings = Vec::new();
     let mut sys_pages = LogicalPages::new(system);
     let mut buf = Vec::new();
     let mut state = UndoState {
         trx_id_store: 0,
         rollback_segments: Vec::new(),
+        records: Vec::new(),
         findings: Vec::new(),
     };
     if sys_pages.read_into(TRX_SYS_PAGE_NO, &mut buf).is_none() {
@@ -176,15 +213,29 @@ pub fn read(system: &Tablespace, undo: &[&Tablespace]) -> UndoState {
             });
             continue;
         };
+        let mut ctx = Ctx {
+            findings: &mut findings,
+            keep: keep.records,
+            records: &mut state.records,
+            rseg: slot.id,
+        };
         state
             .rollback_segments
-            .push(read_rseg(space, slot, &mut findings));
+            .push(read_rseg(space, slot, &mut ctx));
     }
     state.findings = findings;
     state
 }
 
-fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) -> RollbackSegment {
+/// Where findings and kept records go while reading one rollback segment.
+struct Ctx<'a> {
+    findings: &'a mut Vec<Finding>,
+    keep: usize,
+    records: &'a mut Vec<UndoRecordRaw>,
+    rseg: usize,
+}
+
+fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackSegment {
     let mut pages = LogicalPages::new(space);
     let mut buf = Vec::new();
     let mut out = RollbackSegment {
@@ -200,7 +251,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) ->
     let header = match header {
         Ok(h) => h,
         Err(e) => {
-            findings.push(Finding::on_page(
+            ctx.findings.push(Finding::on_page(
                 FindingKind::Unreadable,
                 slot.page_no,
                 0,
@@ -219,7 +270,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) ->
     let mut at = header.history.first;
     while !at.is_null() && out.history.len() < limit {
         if !seen.insert((at.page, at.byte)) {
-            findings.push(Finding::on_page(
+            ctx.findings.push(Finding::on_page(
                 FindingKind::BrokenList,
                 at.page,
                 usize::from(at.byte),
@@ -228,7 +279,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) ->
             ));
             break;
         }
-        match read_log(&mut pages, space, at, findings) {
+        match read_log(&mut pages, space, at, ctx) {
             Some((log, next)) => {
                 out.history.push(log);
                 at = next;
@@ -237,7 +288,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) ->
         }
     }
     if out.history.len() as u64 != u64::from(header.history.len) {
-        findings.push(Finding::on_page(
+        ctx.findings.push(Finding::on_page(
             FindingKind::CountMismatch,
             slot.page_no,
             innodb_format::trx_rseg::TRX_RSEG_HISTORY,
@@ -262,7 +313,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, findings: &mut Vec<Finding>) ->
                 state: innodb_format::trx_undo::state::name(h.state),
                 pages: h.page_list.len,
             }),
-            None => findings.push(Finding::on_page(
+            None => ctx.findings.push(Finding::on_page(
                 FindingKind::Unreadable,
                 page,
                 innodb_format::trx_undo::TRX_UNDO_SEG_HDR,
@@ -284,7 +335,7 @@ fn read_log(
     pages: &mut LogicalPages<'_>,
     space: &Tablespace,
     at: FilAddr,
-    findings: &mut Vec<Finding>,
+    ctx: &mut Ctx<'_>,
 ) -> Option<(UndoLog, FilAddr)> {
     let mut buf = Vec::new();
     let fail = |findings: &mut Vec<Finding>, m: String| {
@@ -298,14 +349,14 @@ fn read_log(
     };
     if pages.read_into(at.page, &mut buf).is_none() {
         fail(
-            findings,
+            ctx.findings,
             format!("history list page {} cannot be read", at.page),
         );
         return None;
     }
     let Some(offset) = usize::from(at.byte).checked_sub(TRX_UNDO_HISTORY_NODE) else {
         fail(
-            findings,
+            ctx.findings,
             format!("history node offset {} is inside the page header", at.byte),
         );
         return None;
@@ -314,7 +365,7 @@ fn read_log(
         Ok(h) => h,
         Err(e) => {
             fail(
-                findings,
+                ctx.findings,
                 format!("undo log header at page {} offset {offset}: {e}", at.page),
             );
             return None;
@@ -337,43 +388,30 @@ fn read_log(
     } else {
         page_header.free
     };
-    count_records(
-        &buf,
-        header.log_start,
-        end,
-        at.page,
-        space,
-        &mut log.counts,
-        findings,
-    );
+    count_records(&buf, header.log_start, end, at.page, space, &mut log, ctx);
     if header.next_log == 0 {
         let mut seen = HashSet::from([at.page]);
         let mut page = page_header.node.next;
         while !page.is_null() && log.pages < space.page_count() {
             if !seen.insert(page.page) {
                 fail(
-                    findings,
+                    ctx.findings,
                     format!("the undo page list comes back to page {}", page.page),
                 );
                 break;
             }
             if pages.read_into(page.page, &mut buf).is_none() {
-                fail(findings, format!("undo page {} cannot be read", page.page));
+                fail(
+                    ctx.findings,
+                    format!("undo page {} cannot be read", page.page),
+                );
                 break;
             }
             let Ok(h) = UndoPageHeader::parse(&buf) else {
                 break;
             };
             log.pages += 1;
-            count_records(
-                &buf,
-                h.start,
-                h.free,
-                page.page,
-                space,
-                &mut log.counts,
-                findings,
-            );
+            count_records(&buf, h.start, h.free, page.page, space, &mut log, ctx);
             page = h.node.next;
         }
     }
@@ -387,18 +425,30 @@ fn count_records(
     end: u16,
     page_no: u32,
     space: &Tablespace,
-    counts: &mut RecordCounts,
-    findings: &mut Vec<Finding>,
+    log: &mut UndoLog,
+    ctx: &mut Ctx<'_>,
 ) {
     let (mut at, end) = (usize::from(start), usize::from(end).min(page.len()));
     while at != 0 && at < end {
         match UndoRecordHeader::parse_at(page, at) {
             Ok(r) if usize::from(r.next) > at && usize::from(r.next) <= end => {
-                counts.add(&r, u64::from(r.next) - at as u64);
+                log.counts.add(&r, u64::from(r.next) - at as u64);
+                if ctx.records.len() < ctx.keep {
+                    ctx.records.push(UndoRecordRaw {
+                        space_id: space.space_id(),
+                        page: page_no,
+                        offset: at,
+                        rseg: ctx.rseg,
+                        trx_id: log.header.trx_id,
+                        trx_no: log.header.trx_no,
+                        header: r,
+                        bytes: page[at..usize::from(r.next)].to_vec(),
+                    });
+                }
                 at = usize::from(r.next);
             }
             Ok(r) => {
-                findings.push(Finding::on_page(
+                ctx.findings.push(Finding::on_page(
                     FindingKind::BrokenList,
                     page_no,
                     at,
@@ -412,7 +462,7 @@ fn count_records(
                 return;
             }
             Err(e) => {
-                findings.push(Finding::on_page(
+                ctx.findings.push(Finding::on_page(
                     FindingKind::Unreadable,
                     page_no,
                     at,
