@@ -310,7 +310,6 @@ fn records_block(o: &mut String, r: &innodb_analysis::page_records::PageRecords)
 /// `records` as tab-separated text: a header line of field names, one line
 /// per row (NULL as `NULL`, binary as hex).
 pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
-    use innodb_format::column_value::Value;
     let mut o = String::new();
     let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
     let _ = writeln!(
@@ -323,19 +322,7 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
     );
     let _ = writeln!(o, "{}", names.join("\t"));
     for row in &r.rows {
-        let cells: Vec<String> = row
-            .values
-            .iter()
-            .map(|v| match v {
-                Value::Null => "NULL".into(),
-                Value::Int(i) => i.to_string(),
-                Value::UInt(u) => u.to_string(),
-                Value::Float(f) => float_text(*f),
-                Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
-                Value::Hex { hex } => format!("0x{hex}"),
-                Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
-            })
-            .collect();
+        let cells: Vec<String> = row.values.iter().map(cell).collect();
         let confidence = match row.confidence {
             Some(c) => format!(", {} confidence", confidence_name(c)),
             None => String::new(),
@@ -362,6 +349,21 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
         findings_block(&mut o, &r.findings, None);
     }
     o
+}
+
+/// A value as a tab-separated text cell: NULL, numbers, text with tabs
+/// and newlines escaped, binary as `0x…`.
+pub(crate) fn cell(v: &innodb_format::column_value::Value) -> String {
+    use innodb_format::column_value::Value;
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Float(f) => float_text(*f),
+        Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
+        Value::Hex { hex } => format!("0x{hex}"),
+        Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
+    }
 }
 
 /// A deleted row's confidence, as in JSON.

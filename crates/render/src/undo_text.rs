@@ -174,22 +174,16 @@ pub fn undo(r: &UndoReport) -> String {
     o
 }
 
+/// A value in an undo record listing: text quoted, the rest as a cell.
 fn value_text(v: &innodb_format::column_value::Value) -> String {
-    use innodb_format::column_value::Value;
     match v {
-        Value::Null => "NULL".into(),
-        Value::Int(n) => n.to_string(),
-        Value::UInt(n) => n.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::Text(t) => format!("{t:?}"),
-        Value::Hex { hex } => format!("0x{hex}"),
-        Value::Undecoded { undecoded } => format!("<{undecoded}>"),
+        innodb_format::column_value::Value::Text(t) => format!("{t:?}"),
+        other => crate::text::cell(other),
     }
 }
 
 /// The `history` report: one line per version, newest first.
 pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
-    use innodb_format::column_value::Value;
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -214,15 +208,7 @@ pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
             None => "current".into(),
         };
         let mut cells = vec![i.to_string(), undo];
-        cells.extend(v.values.iter().map(|x| match x {
-            Value::Null => "NULL".into(),
-            Value::Int(n) => n.to_string(),
-            Value::UInt(n) => n.to_string(),
-            Value::Float(f) => f.to_string(),
-            Value::Text(t) => t.replace('\t', "\\t").replace('\n', "\\n"),
-            Value::Hex { hex } => format!("0x{hex}"),
-            Value::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
-        }));
+        cells.extend(v.values.iter().map(crate::text::cell));
         let _ = writeln!(o, "{}", cells.join("\t"));
     }
     let _ = writeln!(o, "# end: {}", h.end);
