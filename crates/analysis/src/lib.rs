@@ -15,6 +15,7 @@ pub mod page_records;
 pub mod records;
 pub mod row_history;
 pub mod scan;
+pub mod schema;
 pub mod sdi_report;
 pub mod space_reports;
 pub mod summary;
