@@ -87,6 +87,29 @@ pub struct TrxRow {
     pub cumulative_pages: u64,
 }
 
+/// A transaction still in an undo segment (active, or an XA transaction
+/// prepared and not yet committed or rolled back).
+#[derive(Debug, Clone, Serialize)]
+pub struct InFlight {
+    /// Rollback segment.
+    pub rseg: usize,
+    /// Slot and first page of its undo segment.
+    pub slot: usize,
+    /// First page.
+    pub page: u32,
+    /// `active` or `prepared`.
+    pub state: &'static str,
+    /// Its transaction id.
+    pub trx_id: Option<u64>,
+    /// Its XA transaction id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xid: Option<innodb_format::trx_undo::Xid>,
+    /// Its undo records.
+    pub records: u64,
+    /// By table: (table id, name, records).
+    pub by_table: Vec<(u64, Option<String>, u64)>,
+}
+
 /// One undo record of the history, decoded.
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoRecordRow {
@@ -224,6 +247,8 @@ pub struct UndoReport {
     pub by_table: Vec<TableRow>,
     /// History by transaction, oldest (lowest transaction number) first.
     pub by_transaction: Vec<TrxRow>,
+    /// Transactions still in undo segments (active or prepared).
+    pub in_flight: Vec<InFlight>,
     /// The history's undo records, decoded (only when asked for, up to a limit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<UndoRecordRow>,
@@ -264,11 +289,31 @@ impl UndoReport {
         let mut segments_by_state: BTreeMap<&'static str, u64> = BTreeMap::new();
         let mut rsegs = Vec::new();
         let mut trx = Vec::new();
+        let mut in_flight = Vec::new();
+        let name = |id: u64| {
+            dict.and_then(|d| d.tables.iter().find(|t| t.id == id).map(|t| t.name.clone()))
+        };
         for r in &state.rollback_segments {
             let mut segments: BTreeMap<&'static str, u64> = BTreeMap::new();
             for s in &r.segments {
                 *segments.entry(s.state).or_default() += 1;
                 *segments_by_state.entry(s.state).or_default() += 1;
+                if let Some(c) = &s.counts {
+                    in_flight.push(InFlight {
+                        rseg: r.slot.id,
+                        slot: s.slot,
+                        page: s.page,
+                        state: s.state,
+                        trx_id: s.trx_id,
+                        xid: s.xid.clone(),
+                        records: c.records,
+                        by_table: c
+                            .by_table
+                            .iter()
+                            .map(|(&id, &(n, _))| (id, name(id), n))
+                            .collect(),
+                    });
+                }
             }
             let (len, size) = r.header.as_ref().map_or((0, 0), |h| {
                 (u64::from(h.history.len), u64::from(h.history_size))
@@ -335,6 +380,7 @@ impl UndoReport {
             rollback_segments: rsegs,
             by_table,
             by_transaction: trx,
+            in_flight,
             records: listed,
             findings: state.findings,
         }

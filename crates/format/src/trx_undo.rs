@@ -135,6 +135,45 @@ pub struct UndoLogHeader {
     pub history_node: FlstNode,
 }
 
+/// The X/Open XA transaction id after an undo log header
+/// (`TRX_UNDO_XA_FORMAT` +46, `TRX_UNDO_XA_TRID_LEN` +50,
+/// `TRX_UNDO_XA_BQUAL_LEN` +54, `TRX_UNDO_XA_XID` +58, 128 bytes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Xid {
+    /// `formatID`.
+    pub format_id: i32,
+    /// The global transaction id (`gtrid_length` bytes of the data).
+    pub gtrid: String,
+    /// The branch qualifier (the next `bqual_length` bytes).
+    pub bqual: String,
+}
+
+/// Bytes of XID data (`XIDDATASIZE`).
+pub const XIDDATASIZE: usize = 128;
+
+impl Xid {
+    /// Reads the XID following the undo log header at `offset` of `page`.
+    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
+        let format_id = crate::bytes::u32_at(page, offset + 46, "TRX_UNDO_XA_FORMAT")? as i32;
+        let trid = crate::bytes::u32_at(page, offset + 50, "TRX_UNDO_XA_TRID_LEN")? as usize;
+        let bqual = crate::bytes::u32_at(page, offset + 54, "TRX_UNDO_XA_BQUAL_LEN")? as usize;
+        if trid + bqual > XIDDATASIZE {
+            return Err(FormatError::BadValue {
+                field: "TRX_UNDO_XA_TRID_LEN",
+                offset: offset + 50,
+                reason: format!("{trid} + {bqual} bytes of XID, more than {XIDDATASIZE}"),
+            });
+        }
+        let data = slice(page, offset + 58, XIDDATASIZE, "TRX_UNDO_XA_XID")?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        Ok(Xid {
+            format_id,
+            gtrid: text(&data[..trid]),
+            bqual: text(&data[trid..trid + bqual]),
+        })
+    }
+}
+
 impl UndoLogHeader {
     /// Reads the undo log header at absolute `offset` of `page`.
     pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {

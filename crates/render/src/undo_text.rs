@@ -73,6 +73,38 @@ pub fn undo(r: &UndoReport) -> String {
             segs.join(", ")
         );
     }
+    if !r.in_flight.is_empty() {
+        let _ = writeln!(o, "\nTransactions still in undo segments:");
+        for t in &r.in_flight {
+            let tables: Vec<String> = t
+                .by_table
+                .iter()
+                .map(|(id, name, n)| {
+                    format!(
+                        "{} {n}",
+                        name.clone().unwrap_or_else(|| format!("table {id}"))
+                    )
+                })
+                .collect();
+            let xid = t.xid.as_ref().map_or(String::new(), |x| {
+                format!(
+                    " XID format {} gtrid {:?} bqual {:?}",
+                    x.format_id, x.gtrid, x.bqual
+                )
+            });
+            let _ = writeln!(
+                o,
+                "  {} trx {} rseg {} slot {} page {}: {} records ({}){xid}",
+                t.state,
+                t.trx_id.map_or("-".into(), |x| x.to_string()),
+                t.rseg,
+                t.slot,
+                t.page,
+                t.records,
+                tables.join(", ")
+            );
+        }
+    }
     let _ = writeln!(o, "\nHistory by table:");
     let _ = writeln!(
         o,

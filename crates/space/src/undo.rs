@@ -116,6 +116,16 @@ pub struct UndoSegment {
     pub state: &'static str,
     /// Pages in its page list.
     pub pages: u32,
+    /// For a segment in use (active or prepared): its last undo log's
+    /// transaction id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trx_id: Option<u64>,
+    /// That log's XA transaction id, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xid: Option<innodb_format::trx_undo::Xid>,
+    /// That log's records (segments in use only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<RecordCounts>,
 }
 
 /// A rollback segment.
@@ -307,12 +317,41 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             .read_into(page, &mut buf)
             .and_then(|_| UndoSegHeader::parse(&buf).ok());
         match seg {
-            Some(h) => out.segments.push(UndoSegment {
-                slot: s,
-                page,
-                state: innodb_format::trx_undo::state::name(h.state),
-                pages: h.page_list.len,
-            }),
+            Some(h) => {
+                use innodb_format::trx_undo::{state, Xid};
+                let in_use = matches!(h.state, state::ACTIVE | state::PREPARED);
+                let last = (in_use && h.last_log != 0)
+                    .then(|| UndoLogHeader::parse_at(&buf, usize::from(h.last_log)).ok())
+                    .flatten();
+                let xid = last
+                    .filter(|l| l.xid_exists)
+                    .and_then(|l| Xid::parse_at(&buf, l.offset).ok());
+                // The log of a transaction still in flight: its records, read
+                // as a history log's (kept apart from the history's).
+                let counts = last.and_then(|l| {
+                    let node = FilAddr {
+                        page,
+                        byte: u16::try_from(l.offset + TRX_UNDO_HISTORY_NODE).ok()?,
+                    };
+                    let mut kept = Vec::new();
+                    let mut inner = Ctx {
+                        findings: &mut *ctx.findings,
+                        keep: 0,
+                        records: &mut kept,
+                        rseg: ctx.rseg,
+                    };
+                    read_log(&mut pages, space, node, &mut inner).map(|(log, _)| log.counts)
+                });
+                out.segments.push(UndoSegment {
+                    slot: s,
+                    page,
+                    state: state::name(h.state),
+                    pages: h.page_list.len,
+                    trx_id: last.map(|l| l.trx_id),
+                    xid,
+                    counts,
+                })
+            }
             None => ctx.findings.push(Finding::on_page(
                 FindingKind::Unreadable,
                 page,
