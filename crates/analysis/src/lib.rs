@@ -12,6 +12,7 @@ pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
 pub mod page_records;
+pub mod picture;
 pub mod records;
 pub mod row_history;
 pub mod scan;

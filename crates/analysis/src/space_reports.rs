@@ -153,7 +153,7 @@ fn segment_row(seg: &Segment, pages: &SegmentPages, es: u32) -> SegmentRow {
     let used = seg.used_pages(es);
     SegmentRow {
         id: seg.id,
-        owner: seg.owner.clone(),
+        owner: seg.owner,
         owner_text: seg.owner.describe(),
         inode_page: seg.inode_page,
         inode_offset: seg.inode_offset,

@@ -52,6 +52,30 @@ pub enum ColorChoice {
     Never,
 }
 
+/// What a heatmap's colours show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HeatmapChoice {
+    /// The page LSN's rank between the oldest and the newest page (newest hottest).
+    LsnAge,
+    /// The page type (INDEX leaves and non-leaf pages apart).
+    PageType,
+    /// The index whose records a page holds, shaded by the page's fill.
+    Fill,
+    /// The owner the space map gives each page: an index, another segment, bookkeeping, free.
+    Index,
+}
+
+/// What `plot` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlotChoice {
+    /// Page-fill histograms per index.
+    FillHistogram,
+    /// The undo history growth curve.
+    UndoGrowth,
+    /// Pages per tree level.
+    Levels,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -95,6 +119,43 @@ pub enum Command {
     Waste {
         /// The tablespace file.
         file: PathBuf,
+    },
+    /// A map of every page, one row per extent and one cell per page, coloured by LSN age, page type, fill or owning index; in the terminal or as PNG.
+    Heatmap {
+        /// The tablespace file.
+        file: PathBuf,
+        /// What the colours show.
+        #[arg(long, value_enum, default_value_t = HeatmapChoice::LsnAge)]
+        by: HeatmapChoice,
+        /// Write the picture to this PNG file instead of drawing it in the terminal.
+        #[arg(long, value_name = "OUT.png")]
+        png: Option<PathBuf>,
+        /// Colour the terminal picture: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+    },
+    /// A chart: page-fill histograms per index, pages per tree level, or the undo history's growth; in the terminal or as PNG.
+    Plot {
+        /// The tablespace file; for --undo-growth the system tablespace (ibdata1) then any undo tablespaces (or --datadir).
+        files: Vec<PathBuf>,
+        /// What to plot.
+        #[arg(long, value_enum)]
+        what: Option<PlotChoice>,
+        /// Page-fill histograms per index (same as --what fill-histogram).
+        #[arg(long, conflicts_with_all = ["what", "undo_growth", "levels"])]
+        fill_histogram: bool,
+        /// The undo history by transaction number with cumulative pages (same as --what undo-growth).
+        #[arg(long, conflicts_with_all = ["what", "levels"])]
+        undo_growth: bool,
+        /// Pages per B+tree level of each index (same as --what levels).
+        #[arg(long, conflicts_with = "what")]
+        levels: bool,
+        /// Write the chart to this PNG file instead of drawing it in the terminal.
+        #[arg(long, value_name = "OUT.png")]
+        png: Option<PathBuf>,
+        /// Colour the terminal chart: auto, always, never.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
     },
     /// Every index: levels, pages per level, records (COUNT(*)), delete-marked records, fill, leaf-chain locality.
     Indexes {

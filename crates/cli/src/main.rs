@@ -1,6 +1,7 @@
 //! `innodb-inspect`: the command line.
 
 mod args;
+mod pictures;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
@@ -56,6 +57,17 @@ fn emit_report<R: innodb_render::Serialize + ?Sized>(
 fn emit(s: &str) {
     // A closed pipe (`| head`) is not an error worth reporting.
     let _ = std::io::stdout().lock().write_all(s.as_bytes());
+}
+
+/// Whether to colour terminal output.
+fn colour_on(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    }
 }
 
 /// Why a command could not do its work.
@@ -206,6 +218,33 @@ fn name_indexes<'a>(
     }
 }
 
+/// The system tablespace and undo tablespaces named by `files` (the
+/// system tablespace first), or those of `--datadir`.
+fn undo_spaces(
+    cli: &Cli,
+    files: &[std::path::PathBuf],
+    options: OpenOptions,
+    command: &str,
+) -> Result<(Tablespace, Vec<Tablespace>), CliError> {
+    let mut paths: Vec<std::path::PathBuf> = files.iter().map(|f| locate(cli, f)).collect();
+    if let Some(dir) = &cli.datadir {
+        if paths.is_empty() {
+            paths = datadir_undo_files(dir);
+        }
+    }
+    let Some((system_path, undo_paths)) = paths.split_first() else {
+        return Err(CliError::Usage(format!(
+            "{command} needs the system tablespace (ibdata1), and any undo tablespaces, or --datadir"
+        )));
+    };
+    let system = Tablespace::open(system_path, options)?;
+    let undo: Vec<Tablespace> = undo_paths
+        .iter()
+        .map(|p| Tablespace::open(p, options))
+        .collect::<Result<_, _>>()?;
+    Ok((system, undo))
+}
+
 /// The space map with every page accounted for, or why there is none.
 fn account(space: &Tablespace) -> Result<SpaceAccount, CliError> {
     SpaceAccount::build(space).map_err(|e| no_map(space, e))
@@ -278,15 +317,38 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             let space = open(file)?;
             let account = account(&space)?;
             let r = ExtentsReport::new(&space, &account);
-            let colour = match color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => {
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
+            let colour = colour_on(*color);
             emit_report(cli.format, &r, |r| space_text::extents(r, colour));
             Ok(0)
+        }
+        Command::Heatmap {
+            file,
+            by,
+            png,
+            color,
+        } => {
+            let space = open(file)?;
+            pictures::heatmap(cli, &space, dict.as_ref(), *by, png.as_deref(), *color)
+        }
+        Command::Plot {
+            files,
+            what,
+            fill_histogram,
+            undo_growth,
+            levels,
+            png,
+            color,
+        } => {
+            let what = pictures::plot_choice(*what, *fill_histogram, *undo_growth, *levels)?;
+            pictures::plot(
+                cli,
+                files,
+                options,
+                dict.as_ref(),
+                what,
+                png.as_deref(),
+                *color,
+            )
         }
         Command::Segments { file } => {
             let space = open(file)?;
@@ -392,22 +454,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             compare: None,
             records,
         } => {
-            let mut paths: Vec<std::path::PathBuf> = files.iter().map(|f| locate(cli, f)).collect();
-            if let Some(dir) = &cli.datadir {
-                if paths.is_empty() {
-                    paths = datadir_undo_files(dir);
-                }
-            }
-            let Some((system_path, undo_paths)) = paths.split_first() else {
-                return Err(CliError::Usage(
-                    "undo needs the system tablespace (ibdata1), and any undo tablespaces, or --datadir".into(),
-                ));
-            };
-            let system = Tablespace::open(system_path, options)?;
-            let undo: Vec<Tablespace> = undo_paths
-                .iter()
-                .map(|p| Tablespace::open(p, options))
-                .collect::<Result<_, _>>()?;
+            let (system, undo) = undo_spaces(cli, files, options, "undo")?;
             let undo_refs: Vec<&Tablespace> = undo.iter().collect();
             let dict = dict.or_else(|| Dictionary::read(&system).ok());
             let r =

@@ -45,6 +45,27 @@ pub struct PageSpace {
 }
 
 impl PageSpace {
+    /// Space use of an INDEX page of logical size `page_len`, from its
+    /// header alone (`PAGE_HEAP_TOP`, `PAGE_GARBAGE`, `PAGE_N_DIR_SLOTS`
+    /// describe the logical page, also on a ROW_FORMAT=COMPRESSED page).
+    pub fn of_header(header: &IndexHeader, page_len: usize) -> PageSpace {
+        let format = if header.is_compact() {
+            RecordFormat::Compact
+        } else {
+            RecordFormat::Redundant
+        };
+        let end = format.supremum_end();
+        let heap_top = usize::from(header.heap_top);
+        let garbage = usize::from(header.garbage);
+        let dir = PAGE_DIR + PAGE_DIR_SLOT_SIZE * usize::from(header.n_dir_slots);
+        PageSpace {
+            data_bytes: heap_top.saturating_sub(end).saturating_sub(garbage),
+            free_bytes: page_len.saturating_sub(dir).saturating_sub(heap_top),
+            garbage_bytes: garbage,
+            usable_bytes: page_len.saturating_sub(end + PAGE_DIR + 2 * PAGE_DIR_SLOT_SIZE),
+        }
+    }
+
     /// data / usable, 0.0 to about 1.0.
     pub fn fill(&self) -> f64 {
         if self.usable_bytes == 0 {
@@ -120,17 +141,7 @@ impl<'a> IndexPage<'a> {
 
     /// Space use, from the header alone.
     pub fn space(&self) -> PageSpace {
-        let end = self.format.supremum_end();
-        let heap_top = usize::from(self.header.heap_top);
-        let garbage = usize::from(self.header.garbage);
-        let dir = PAGE_DIR + PAGE_DIR_SLOT_SIZE * usize::from(self.header.n_dir_slots);
-        let len = self.page.len();
-        PageSpace {
-            data_bytes: heap_top.saturating_sub(end).saturating_sub(garbage),
-            free_bytes: len.saturating_sub(dir).saturating_sub(heap_top),
-            garbage_bytes: garbage,
-            usable_bytes: len.saturating_sub(end + PAGE_DIR + 2 * PAGE_DIR_SLOT_SIZE),
-        }
+        PageSpace::of_header(&self.header, self.page.len())
     }
 
     fn record(&self, origin: usize) -> Result<RecordHeader, String> {

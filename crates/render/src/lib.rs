@@ -1,7 +1,9 @@
 //! Renderers: turn report structs into text for people or JSON for machines.
 //! Nothing here reads a file or a page.
 
+pub mod ansi;
 pub mod json;
+pub mod png;
 
 /// What a report must be to be rendered as JSON.
 pub use serde::Serialize;

@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// Who a segment belongs to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SegmentOwner {
     /// The leaf pages of an index (`PAGE_BTR_SEG_LEAF` of its root).

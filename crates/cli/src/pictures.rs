@@ -1,0 +1,162 @@
+//! `heatmap` and `plot`: build a picture model, then draw it in the
+//! terminal, as JSON, or as a PNG file.
+
+use crate::args::{ColorChoice, HeatmapChoice, PlotChoice};
+use crate::{colour_on, emit_report, no_map, undo_spaces, Cli, CliError};
+use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::naming::index_name;
+use innodb_analysis::picture::heatmap::{self, HeatmapBy};
+use innodb_analysis::picture::{chart_builders, Chart, Raster};
+use innodb_analysis::undo_report::UndoReport;
+use innodb_render::{ansi, png};
+use innodb_space::dictionary::Dictionary;
+use innodb_space::space_map::SpaceMap;
+use innodb_space::{OpenOptions, Tablespace};
+use std::path::{Path, PathBuf};
+
+/// Writes `img` to `path` as PNG and says so on stdout.
+fn write_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<(), CliError> {
+    let bytes = png::encode(img).map_err(CliError::Usage)?;
+    std::fs::write(path, &bytes)
+        .map_err(|e| CliError::Usage(format!("{}: cannot write the PNG: {e}", path.display())))?;
+    crate::emit(&format!(
+        "{}: {what}, {}x{} pixels, {} bytes\n",
+        path.display(),
+        img.width(),
+        img.height(),
+        bytes.len()
+    ));
+    Ok(())
+}
+
+/// `innodb-inspect heatmap FILE --by … [--png OUT.png]`.
+pub fn heatmap(
+    cli: &Cli,
+    space: &Tablespace,
+    dict: Option<&Dictionary>,
+    by: HeatmapChoice,
+    png_out: Option<&Path>,
+    color: ColorChoice,
+) -> Result<u8, CliError> {
+    let by = match by {
+        HeatmapChoice::LsnAge => HeatmapBy::LsnAge,
+        HeatmapChoice::PageType => HeatmapBy::PageType,
+        HeatmapChoice::Fill => HeatmapBy::Fill,
+        HeatmapChoice::Index => HeatmapBy::Index,
+    };
+    let map = match SpaceMap::read(space) {
+        Ok(m) => Some(m),
+        Err(e) if by == HeatmapBy::Index => return Err(no_map(space, e)),
+        Err(_) => None,
+    };
+    let space_id = space.space_id();
+    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
+    let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
+    for f in findings.iter().take(20) {
+        eprintln!("innodb-inspect: {}: {f}", space.path().display());
+    }
+    if findings.len() > 20 {
+        eprintln!(
+            "innodb-inspect: {}: {} more findings (see `summary` and `checksum`)",
+            space.path().display(),
+            findings.len() - 20
+        );
+    }
+    draw_raster(cli, &raster, png_out, color)
+}
+
+fn draw_raster(
+    cli: &Cli,
+    raster: &Raster,
+    png_out: Option<&Path>,
+    color: ColorChoice,
+) -> Result<u8, CliError> {
+    if let Some(path) = png_out {
+        let img = png::raster_image(raster);
+        return write_png(path, &img, &raster.title).map(|()| 0);
+    }
+    let colour = colour_on(color);
+    emit_report(cli.format, raster, |r| ansi::raster(r, colour));
+    Ok(0)
+}
+
+fn draw_chart(
+    cli: &Cli,
+    chart: &Chart,
+    png_out: Option<&Path>,
+    color: ColorChoice,
+) -> Result<u8, CliError> {
+    if let Some(path) = png_out {
+        let img = png::chart_image(chart);
+        return write_png(path, &img, &chart.title).map(|()| 0);
+    }
+    let colour = colour_on(color);
+    emit_report(cli.format, chart, |c| ansi::chart(c, colour));
+    Ok(0)
+}
+
+/// What to plot, from `--what` or one of the flags.
+pub fn plot_choice(
+    what: Option<PlotChoice>,
+    fill_histogram: bool,
+    undo_growth: bool,
+    levels: bool,
+) -> Result<PlotChoice, CliError> {
+    match (what, fill_histogram, undo_growth, levels) {
+        (Some(w), false, false, false) => Ok(w),
+        (None, true, false, false) => Ok(PlotChoice::FillHistogram),
+        (None, false, true, false) => Ok(PlotChoice::UndoGrowth),
+        (None, false, false, true) => Ok(PlotChoice::Levels),
+        _ => Err(CliError::Usage(
+            "plot needs one of --fill-histogram, --undo-growth, --levels (or --what)".into(),
+        )),
+    }
+}
+
+/// `innodb-inspect plot FILE… --fill-histogram|--undo-growth|--levels [--png OUT.png]`.
+pub fn plot(
+    cli: &Cli,
+    files: &[PathBuf],
+    options: OpenOptions,
+    dict: Option<&Dictionary>,
+    what: PlotChoice,
+    png_out: Option<&Path>,
+    color: ColorChoice,
+) -> Result<u8, CliError> {
+    if what == PlotChoice::UndoGrowth {
+        let (system, undo) = undo_spaces(cli, files, options, "plot --undo-growth")?;
+        let refs: Vec<&Tablespace> = undo.iter().collect();
+        let own_dict = match dict {
+            Some(_) => None,
+            None => Dictionary::read(&system).ok(),
+        };
+        let r = UndoReport::build(&system, &refs, dict.or(own_dict.as_ref()));
+        let source = match &cli.datadir {
+            Some(dir) if files.is_empty() => dir.display().to_string(),
+            _ => system
+                .path()
+                .file_name()
+                .map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
+        };
+        let chart = chart_builders::undo_growth(&r, &source);
+        return draw_chart(cli, &chart, png_out, color);
+    }
+    let [file] = files else {
+        return Err(CliError::Usage(
+            "plot --fill-histogram and --levels take one tablespace file".into(),
+        ));
+    };
+    let space = Tablespace::open(crate::locate(cli, file), options)?;
+    let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
+    let mut r = IndexesReport::new(&space, &a);
+    if let Some(d) = dict {
+        for i in &mut r.indexes {
+            i.name = index_name(d, space.space_id(), i.index_id);
+        }
+    }
+    let chart = match what {
+        PlotChoice::Levels => chart_builders::levels(&r),
+        _ => chart_builders::fill_histogram(&r),
+    };
+    draw_chart(cli, &chart, png_out, color)
+}

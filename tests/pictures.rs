@@ -1,0 +1,491 @@
+//! Pictures (`heatmap`, `plot`) on the real-server fixtures: the models
+//! checked against the server's numbers, the PNG files decoded back, and
+//! the terminal output pinned.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::picture::heatmap::{self, HeatmapBy};
+use innodb_analysis::picture::{chart_builders, palette, Raster, Rgb};
+use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::{PageFilter, PageList};
+use innodb_render::png::{self, image};
+use innodb_space::space_map::SpaceMap;
+use innodb_space::{OpenOptions, Tablespace};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn fixture(config: &str, name: &str) -> PathBuf {
+    support::fixtures_dir()
+        .join(config)
+        .join("files")
+        .join(format!("{name}.gz"))
+}
+
+fn open(path: &Path) -> Tablespace {
+    Tablespace::open(path, OpenOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn truth(config: &str) -> Value {
+    let p = support::fixtures_dir().join(config).join("truth.json");
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn no_names(_: u64) -> Option<String> {
+    None
+}
+
+fn build(space: &Tablespace, by: HeatmapBy) -> Raster {
+    let map = SpaceMap::read(space).ok();
+    heatmap::build(space, map.as_ref(), by, &no_names).0
+}
+
+fn colour_of_page(r: &Raster, n: u64) -> Rgb {
+    let cell = r.cell_of_page(n).unwrap();
+    r.item(cell).unwrap().colour
+}
+
+/// Decodes a PNG written by the binary.
+fn decode(path: &Path) -> image::RgbImage {
+    image::open(path).unwrap().to_rgb8()
+}
+
+fn pixel_of_page(img: &image::RgbImage, r: &Raster, n: u64) -> Rgb {
+    let layout = png::raster_layout(r);
+    let i = (n / u64::from(r.pages_per_cell)) as usize;
+    let (x, y, w, h) = png::cell_rect(&layout, r, i);
+    let p = img.get_pixel(x + w / 2, y + h / 2);
+    Rgb(p[0], p[1], p[2])
+}
+
+/// The newest written page is drawn in the hottest colour and the oldest in
+/// the coldest, in the model and in the PNG the binary writes.
+#[test]
+fn lsn_age_newest_page_is_the_hottest() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (config, name) in [
+        ("p16k", "test/t_random.ibd"),
+        ("p4k", "test/t_random.ibd"),
+        ("p16k", "ibdata1"),
+        ("p64k", "test/t_sec_after.ibd"),
+        ("p16k", "test/t_zip8.ibd"),
+    ] {
+        let path = fixture(config, name);
+        let space = open(&path);
+        let list = PageList::build(&space, &PageFilter::default());
+        let written: Vec<_> = list.pages.iter().filter(|p| p.lsn != 0).collect();
+        let newest = written.iter().max_by_key(|p| p.lsn).unwrap();
+        let oldest = written.iter().min_by_key(|p| p.lsn).unwrap();
+        let r = build(&space, HeatmapBy::LsnAge);
+        assert_eq!(r.pages_per_cell, 1);
+        assert_eq!(r.pages, list.pages.len() as u64);
+        assert_eq!(
+            colour_of_page(&r, u64::from(newest.page)),
+            palette::HOTTEST,
+            "{config}/{name}: newest page {}",
+            newest.page
+        );
+        assert_eq!(
+            colour_of_page(&r, u64::from(oldest.page)),
+            palette::LSN_BANDS[0],
+            "{config}/{name}: oldest page {}",
+            oldest.page
+        );
+        // Every written page is in a band; the bands count every written page.
+        let banded: u64 = r
+            .legend
+            .iter()
+            .filter(|i| i.label.starts_with("LSN rank"))
+            .map(|i| i.pages)
+            .sum();
+        assert_eq!(banded, written.len() as u64, "{config}/{name}");
+        let h = r.histogram.as_ref().unwrap();
+        assert_eq!(h.counts.iter().sum::<u64>(), written.len() as u64);
+        assert_eq!(h.low_label, oldest.lsn.to_string());
+        assert_eq!(h.high_label, newest.lsn.to_string());
+
+        let out = tmp.path().join("lsn.png");
+        let run = support::run([
+            "heatmap".as_ref(),
+            path.as_os_str(),
+            "--by".as_ref(),
+            "lsn-age".as_ref(),
+            "--png".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let img = decode(&out);
+        let layout = png::raster_layout(&r);
+        assert_eq!((img.width(), img.height()), (layout.width, layout.height));
+        assert_eq!(
+            pixel_of_page(&img, &r, u64::from(newest.page)),
+            palette::HOTTEST
+        );
+        assert_eq!(
+            pixel_of_page(&img, &r, u64::from(oldest.page)),
+            palette::LSN_BANDS[0]
+        );
+        assert_legend_drawn(&img, &r, layout.legend_y);
+    }
+}
+
+/// Every legend colour appears below the map, in the legend.
+fn assert_legend_drawn(img: &image::RgbImage, r: &Raster, legend_y: u32) {
+    for item in &r.legend {
+        let Rgb(a, b, c) = item.colour;
+        let found = (legend_y..img.height())
+            .any(|y| (0..img.width()).any(|x| img.get_pixel(x, y).0 == [a, b, c]));
+        assert!(found, "legend swatch of {} not drawn", item.label);
+    }
+}
+
+/// innochecksum's page-type summary, folded as ours: INDEX leaves and
+/// non-leaf pages are INDEX, never-written pages are ALLOCATED.
+#[test]
+fn page_type_map_counts_match_innochecksum() {
+    let mut compared = 0;
+    for config in ["p4k", "p8k", "p16k", "p32k", "p64k", "p16k-crc32"] {
+        let t = truth(config);
+        for (name, f) in t["files"].as_object().unwrap() {
+            let ic = &f["innochecksum"]["page_types"];
+            let theirs: BTreeMap<String, u64> = ic
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+                .filter(|(_, v)| *v > 0)
+                .collect();
+            if theirs.contains_key("PAGE_COMPRESSED") || theirs.contains_key("OTHER") {
+                continue; // innochecksum counts the frames, we the pages inside.
+            }
+            let space = open(&fixture(config, name));
+            let r = build(&space, HeatmapBy::PageType);
+            let mut ours: BTreeMap<String, u64> = BTreeMap::new();
+            for item in &r.legend {
+                let key = match item.label.as_str() {
+                    "never written (all zero)" => "ALLOCATED",
+                    l => l
+                        .trim_end_matches(" leaf")
+                        .trim_end_matches(" non-leaf")
+                        .trim_start_matches("R"),
+                };
+                let key = if key == "TREE" { "INDEX" } else { key };
+                *ours.entry(key.to_string()).or_default() += item.pages;
+            }
+            assert_eq!(ours, theirs, "{config}/{name}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 60, "only {compared} files compared");
+}
+
+/// The index map: pages of each table's indexes plus the free pages their
+/// segments reserved equal the server's `size` statistic summed over the
+/// table's indexes; a free page is drawn in the free colour.
+#[test]
+fn index_map_matches_the_server_index_sizes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for config in ["p4k", "p16k", "p64k"] {
+        let t = truth(config);
+        let mut size: BTreeMap<String, u64> = BTreeMap::new();
+        for s in t["index_stats"].as_array().unwrap() {
+            if s["stat_name"] == "size" {
+                *size
+                    .entry(s["table"].as_str().unwrap().to_string())
+                    .or_default() += s["stat_value"].as_u64().unwrap();
+            }
+        }
+        for (name, _) in t["files"].as_object().unwrap() {
+            let Some(table) = name.strip_suffix(".ibd") else {
+                continue;
+            };
+            let Some(&expected) = size.get(table) else {
+                continue;
+            };
+            let space = open(&fixture(config, name));
+            let r = build(&space, HeatmapBy::Index);
+            let pages = |f: &dyn Fn(&str) -> bool| -> u64 {
+                r.legend
+                    .iter()
+                    .filter(|i| f(&i.label))
+                    .map(|i| i.pages)
+                    .sum()
+            };
+            let index_pages = pages(&|l| l.starts_with("index "));
+            let reserved = pages(&|l| l.starts_with("free, in an extent"));
+            assert_eq!(
+                index_pages + reserved,
+                expected,
+                "{config}/{name}: index pages {index_pages} + reserved unused {reserved}"
+            );
+            assert_eq!(r.legend.iter().map(|i| i.pages).sum::<u64>(), r.pages);
+            compared += 1;
+            if config == "p16k" && name == "test/t_random.ibd" {
+                let free_page = (0..r.pages)
+                    .find(|&n| r.item(r.cell_of_page(n).unwrap()).unwrap().label == "free")
+                    .expect("t_random has a free page");
+                let out = tmp.path().join("index.png");
+                let run = support::run([
+                    "heatmap".as_ref(),
+                    fixture(config, name).as_os_str(),
+                    "--by".as_ref(),
+                    "index".as_ref(),
+                    "--png".as_ref(),
+                    out.as_os_str(),
+                ]);
+                assert!(run.status.success());
+                let img = decode(&out);
+                assert_eq!(pixel_of_page(&img, &r, free_page), palette::FREE);
+                assert_eq!(pixel_of_page(&img, &r, 0), palette::BOOKKEEPING);
+                assert_legend_drawn(&img, &r, png::raster_layout(&r).legend_y);
+            }
+        }
+    }
+    assert!(compared >= 30, "only {compared} files compared");
+}
+
+/// The fill map: each index's pages and mean fill are those of the index
+/// report (walked from the roots), which the fixture tests tie to the server.
+#[test]
+fn fill_map_levels_are_the_page_fill() {
+    for (config, name) in [
+        ("p16k", "test/t_random.ibd"),
+        ("p16k", "test/t_sec_before.ibd"),
+        ("p4k", "test/t_ordered.ibd"),
+        ("p16k", "test/t_zip4.ibd"),
+    ] {
+        let space = open(&fixture(config, name));
+        let r = build(&space, HeatmapBy::Fill);
+        let a = IndexAnalysis::build(&space).unwrap();
+        let report = IndexesReport::new(&space, &a);
+        for ix in &report.indexes {
+            let label = format!("index {}", ix.index_id);
+            let class = r.legend.iter().position(|i| i.label == label).unwrap() as u16;
+            let levels: Vec<f64> = r
+                .cells
+                .iter()
+                .filter(|c| c.class == class)
+                .map(|c| f64::from(c.level))
+                .collect();
+            let pages: u64 = ix.pages_per_level.iter().sum();
+            assert_eq!(levels.len() as u64, pages, "{config}/{name} {label}");
+            let mean = levels.iter().sum::<f64>() / levels.len() as f64;
+            assert!(
+                (mean - ix.fill.min(1.0)).abs() < 0.001,
+                "{config}/{name} {label}: mean cell fill {mean} != index fill {}",
+                ix.fill
+            );
+        }
+    }
+}
+
+fn stat(t: &Value, table: &str, index: &str, name: &str) -> u64 {
+    t["index_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["table"] == table && s["index"] == index && s["stat_name"] == name)
+        .unwrap()["stat_value"]
+        .as_u64()
+        .unwrap()
+}
+
+/// `plot --levels`: the leaf bars are the server's `n_leaf_pages`;
+/// `plot --fill-histogram`: every page of each index in one bucket.
+#[test]
+fn level_and_fill_charts_count_the_server_pages() {
+    for config in ["p4k", "p16k"] {
+        let t = truth(config);
+        let space = open(&fixture(config, "test/t_sec_after.ibd"));
+        let a = IndexAnalysis::build(&space).unwrap();
+        let r = IndexesReport::new(&space, &a);
+        let levels = chart_builders::levels(&r);
+        let leaves: Vec<u64> = levels
+            .series
+            .iter()
+            .map(|s| s.points.first().unwrap().1 as u64)
+            .collect();
+        // The server's statistics for the clustered index, innochecksum's
+        // leaf-page count for every index.
+        assert_eq!(
+            leaves[0],
+            stat(&t, "test/t_sec_after", "PRIMARY", "n_leaf_pages"),
+            "{config}"
+        );
+        let raw = t["files"]["test/t_sec_after.ibd"]["innochecksum"]["raw"]
+            .as_str()
+            .unwrap();
+        for (ix, &ours) in r.indexes.iter().zip(&leaves) {
+            let row = raw
+                .lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                .find(|w| w.len() == 5 && w[0] == ix.index_id.to_string())
+                .unwrap_or_else(|| panic!("{config}: no innochecksum row for {}", ix.index_id));
+            assert_eq!(ours.to_string(), row[2], "{config}: index {}", ix.index_id);
+        }
+        let fill = chart_builders::fill_histogram(&r);
+        for (s, ix) in fill.series.iter().zip(&r.indexes) {
+            let total: f64 = s.points.iter().map(|p| p.1).sum();
+            assert_eq!(total as u64, ix.pages_per_level.iter().sum::<u64>());
+        }
+        assert_eq!(fill.categories.len(), 11);
+    }
+}
+
+/// `plot --undo-growth` on the undo scenario: one step per transaction in
+/// the history (the server's history list length), ending at the pages walked.
+#[test]
+fn undo_growth_steps_through_the_history() {
+    for config in ["p16k-undo", "p4k-undo"] {
+        let t = truth(config);
+        let files = support::fixtures_dir().join(config).join("files");
+        let mut undo: Vec<PathBuf> = std::fs::read_dir(&files)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("undo"))
+            .collect();
+        undo.sort();
+        let system = open(&files.join("ibdata1.gz"));
+        let undo: Vec<Tablespace> = undo.iter().map(|p| open(p)).collect();
+        let refs: Vec<&Tablespace> = undo.iter().collect();
+        let r = UndoReport::build(&system, &refs, None);
+        let chart = chart_builders::undo_growth(&r, config);
+        let s = &chart.series[0];
+        let hll = t["history_list_length"].as_u64().unwrap();
+        assert_eq!(s.points.len() as u64, hll + 1, "{config}");
+        assert!(s
+            .points
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
+        assert_eq!(s.points.last().unwrap().1 as u64, r.totals.undo_pages);
+        // The binary draws it from --datadir too.
+        let out = support::run([
+            "--datadir".as_ref(),
+            files.as_os_str(),
+            "plot".as_ref(),
+            "--undo-growth".as_ref(),
+            "--color".as_ref(),
+            "never".as_ref(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(&format!("history list length {hll}")),
+            "{text}"
+        );
+    }
+}
+
+/// Terminal output, pinned with its colour escapes, and the raster model as text.
+#[test]
+fn terminal_pictures_snapshots() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        let types = fixture("p16k", "test/t_types.ibd");
+        let random = fixture("p16k", "test/t_random.ibd");
+        let sec = fixture("p4k", "test/t_sec_after.ibd");
+        let cases: Vec<(&str, Vec<&std::ffi::OsStr>)> = vec![
+            (
+                "heatmap_lsn_age_colour@p16k__t_types",
+                vec![
+                    "heatmap".as_ref(),
+                    types.as_os_str(),
+                    "--color".as_ref(),
+                    "always".as_ref(),
+                ],
+            ),
+            (
+                "heatmap_page_type_plain@p16k__t_random",
+                vec![
+                    "heatmap".as_ref(),
+                    random.as_os_str(),
+                    "--by".as_ref(),
+                    "page-type".as_ref(),
+                    "--color".as_ref(),
+                    "never".as_ref(),
+                ],
+            ),
+            (
+                "heatmap_fill_colour@p4k__t_sec_after",
+                vec![
+                    "heatmap".as_ref(),
+                    sec.as_os_str(),
+                    "--by".as_ref(),
+                    "fill".as_ref(),
+                    "--color".as_ref(),
+                    "always".as_ref(),
+                ],
+            ),
+            (
+                "plot_levels_colour@p4k__t_sec_after",
+                vec![
+                    "plot".as_ref(),
+                    sec.as_os_str(),
+                    "--levels".as_ref(),
+                    "--color".as_ref(),
+                    "always".as_ref(),
+                ],
+            ),
+            (
+                "plot_fill_plain@p16k__t_random",
+                vec![
+                    "plot".as_ref(),
+                    random.as_os_str(),
+                    "--fill-histogram".as_ref(),
+                    "--color".as_ref(),
+                    "never".as_ref(),
+                ],
+            ),
+        ];
+        for (name, args) in cases {
+            let out = support::run(args);
+            assert!(
+                out.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            insta::assert_snapshot!(name, String::from_utf8(out.stdout).unwrap());
+        }
+        let space = open(&random);
+        insta::assert_snapshot!(
+            "heatmap_index_model@p16k__t_random",
+            build(&space, HeatmapBy::Index).to_text()
+        );
+    });
+}
+
+/// NO_COLOR and a pipe give plain symbols.
+#[test]
+fn no_colour_when_piped_or_no_color() {
+    let file = fixture("p16k", "test/t_types.ibd");
+    let out = support::run(["heatmap".as_ref(), file.as_os_str()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\x1b'), "piped output has escapes");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
+        .env("NO_COLOR", "1")
+        .args([
+            "heatmap".as_ref(),
+            file.as_os_str(),
+            "--color".as_ref(),
+            "auto".as_ref(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout).unwrap().contains('\x1b'));
+}
