@@ -213,6 +213,15 @@ pub fn chart(c: &Chart, colour: bool) -> String {
             }
         }
     }
+    out.push('\n');
+    for s in &c.series {
+        out.push_str("  ");
+        if colour {
+            paint(&mut out, s.colour, "██");
+            out.push(' ');
+        }
+        let _ = writeln!(out, "{}", s.legend);
+    }
     out
 }
 

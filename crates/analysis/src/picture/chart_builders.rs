@@ -42,8 +42,10 @@ pub fn fill_histogram(r: &IndexesReport) -> Chart {
                     *c += n;
                 }
             }
+            let name = index_series_name(ix.index_id, ix.name.as_deref());
             Series {
-                name: index_series_name(ix.index_id, ix.name.as_deref()),
+                legend: format!("{name}: {} pages", counts.iter().sum::<u64>()),
+                name,
                 colour: palette::distinct(i),
                 points: counts
                     .iter()
@@ -86,15 +88,23 @@ pub fn levels(r: &IndexesReport) -> Chart {
         .indexes
         .iter()
         .enumerate()
-        .map(|(i, ix)| Series {
-            name: index_series_name(ix.index_id, ix.name.as_deref()),
-            colour: palette::distinct(i),
-            points: ix
-                .pages_per_level
-                .iter()
-                .enumerate()
-                .map(|(l, &n)| (l as f64, n as f64))
-                .collect(),
+        .map(|(i, ix)| {
+            let name = index_series_name(ix.index_id, ix.name.as_deref());
+            Series {
+                legend: format!(
+                    "{name}: {} pages in {} levels",
+                    ix.pages_per_level.iter().sum::<u64>(),
+                    ix.pages_per_level.len()
+                ),
+                name,
+                colour: palette::distinct(i),
+                points: ix
+                    .pages_per_level
+                    .iter()
+                    .enumerate()
+                    .map(|(l, &n)| (l as f64, n as f64))
+                    .collect(),
+            }
         })
         .collect();
     Chart {
@@ -133,6 +143,10 @@ pub fn undo_growth(r: &UndoReport, source: &str) -> Chart {
         categories: Vec::new(),
         series: vec![Series {
             name: "undo pages in the history".into(),
+            legend: format!(
+                "undo pages in the history: {} pages in {} logs",
+                r.totals.undo_pages, r.totals.undo_logs
+            ),
             colour: palette::LSN_BANDS[8],
             points,
         }],

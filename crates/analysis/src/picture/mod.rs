@@ -167,8 +167,10 @@ impl Raster {
 /// A series of a chart.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series {
-    /// Its name, in the legend.
+    /// Its name, beside its bars.
     pub name: String,
+    /// Its legend line: the name and what it totals.
+    pub legend: String,
     /// Its colour.
     pub colour: Rgb,
     /// Bars: one value per category. Lines: (x, y) points, x ascending.

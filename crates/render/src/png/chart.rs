@@ -168,7 +168,7 @@ fn layout(c: &Chart) -> Layout {
     let text_w = c
         .series
         .iter()
-        .map(|s| legend_text_x() - MARGIN + text::width(&s.name, 1))
+        .map(|s| legend_text_x() - MARGIN + text::width(&s.legend, 1))
         .chain([
             header_width(&c.title, &c.subtitle),
             text::width(&c.y_label, 1),
@@ -239,7 +239,7 @@ pub fn chart_image(c: &Chart) -> RgbImage {
         INK,
     );
     for (i, s) in (0u32..).zip(&c.series) {
-        draw_legend_line(&mut img, l.legend_y + i * LINE, s.colour, &s.name);
+        draw_legend_line(&mut img, l.legend_y + i * LINE, s.colour, &s.legend);
     }
     img
 }
@@ -359,6 +359,7 @@ mod tests {
     fn series(name: &str, colour: Rgb, points: &[(f64, f64)]) -> Series {
         Series {
             name: name.to_string(),
+            legend: name.to_string(),
             colour,
             points: points.to_vec(),
         }
