@@ -6,6 +6,7 @@ pub mod count_report;
 pub mod ddl;
 pub mod indexes;
 pub mod instant;
+pub mod key_search;
 pub mod mariadb_instant;
 pub mod naming;
 pub mod ownership;

@@ -57,6 +57,9 @@ pub struct PageDetail {
     pub records: Option<PageRecords>,
     /// Problems found on this page.
     pub findings: Vec<Finding>,
+    /// The page as stored, for views that show its bytes (not serialized).
+    #[serde(skip)]
+    pub image: Vec<u8>,
 }
 
 impl PageDetail {
@@ -207,6 +210,9 @@ impl PageDetail {
                 }));
                 records = Some(r);
             }
+            if check.page_type == PageType::TYPE_BLOB {
+                sections.push(blob_section(image).map_err(page_err)?);
+            }
             if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
                 if let Ok(Some(d)) = Doublewrite::parse(image) {
                     sections.push(Section {
@@ -235,6 +241,7 @@ impl PageDetail {
             sections,
             records,
             findings,
+            image: bytes.to_vec(),
         })
     }
 }
@@ -270,6 +277,34 @@ fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_for
     Ok(Section {
         title: "FIL trailer".into(),
         fields,
+    })
+}
+
+/// The header of an uncompressed BLOB page (`btr0cur.cc`): the part stored
+/// on this page and the next page of the chain.
+fn blob_section(image: &[u8]) -> Result<Section, innodb_format::FormatError> {
+    use innodb_format::bytes::u32_at;
+    /// `BTR_BLOB_PART_LEN`: bytes of the column on this page (FIL_PAGE_DATA + 0).
+    const BTR_BLOB_PART_LEN: usize = 38;
+    /// `BTR_BLOB_NEXT_PAGE_NO`: the next page of the chain, or FIL_NULL (FIL_PAGE_DATA + 4).
+    const BTR_BLOB_NEXT_PAGE_NO: usize = 42;
+    let len = u32_at(image, BTR_BLOB_PART_LEN, "BTR_BLOB_PART_LEN")?;
+    let next = u32_at(image, BTR_BLOB_NEXT_PAGE_NO, "BTR_BLOB_NEXT_PAGE_NO")?;
+    let mut next_field = Field::new(
+        BTR_BLOB_NEXT_PAGE_NO,
+        4,
+        "BTR_BLOB_NEXT_PAGE_NO",
+        next.into(),
+    );
+    if next == u32::MAX {
+        next_field.meaning = Some("FIL_NULL: the last page of the column".into());
+    }
+    Ok(Section {
+        title: "BLOB page header".into(),
+        fields: vec![
+            Field::new(BTR_BLOB_PART_LEN, 4, "BTR_BLOB_PART_LEN", len.into()),
+            next_field,
+        ],
     })
 }
 

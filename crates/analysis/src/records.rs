@@ -189,6 +189,10 @@ pub struct Row {
     /// `DB_ROLL_PTR` taken apart, for clustered records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roll_ptr: Option<RollPtr>,
+    /// Off-page columns: the field's position and the first page of its
+    /// BLOB chain or LOB (its 20-byte reference's `BTR_EXTERN_PAGE_NO`).
+    #[serde(skip)]
+    pub external: Vec<(usize, u32)>,
 }
 
 /// The `records` report.
@@ -373,6 +377,28 @@ impl RecordsReport {
         deleted: bool,
         limit: Option<usize>,
     ) -> Result<RecordsReport, NoRecords> {
+        Self::build_from(space, schema, which, deleted, limit, None)
+    }
+
+    /// The rows of one leaf page `page` of index `which`, read from that
+    /// page alone (and its BLOB pages): what a page view shows.
+    pub fn build_page(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        page: u32,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::build_from(space, schema, which, false, None, Some(page))
+    }
+
+    fn build_from(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        deleted: bool,
+        limit: Option<usize>,
+        only_page: Option<u32>,
+    ) -> Result<RecordsReport, NoRecords> {
         let index = match which {
             None => schema.indexes.iter().find(|i| i.clustered),
             Some(w) => schema
@@ -414,8 +440,11 @@ impl RecordsReport {
         let mut erased = 0usize;
         let mut layout = LayoutFit::default();
         let mut extents = Vec::new();
-        let walk = btree::walk(&mut pages, index.root_page, |v| {
-            if v.page.header.level != 0 || limit.is_some_and(|l| raw_rows.len() >= l) {
+        let visit = |v: &btree::PageVisit<'_>| {
+            if v.page.header.level != 0
+                || v.page.header.index_id != index.id
+                || limit.is_some_and(|l| raw_rows.len() >= l)
+            {
                 return;
             }
             let bytes = v.page.bytes();
@@ -536,8 +565,12 @@ impl RecordsReport {
                 }
             }
             layout.add_page(&mut extents);
-        });
-        findings.extend(walk.findings);
+        };
+        let walk_findings = match only_page {
+            None => btree::walk(&mut pages, index.root_page, visit).findings,
+            Some(n) => btree::visit_one(&mut pages, n, visit),
+        };
+        findings.extend(walk_findings);
         if !layout.fits() {
             findings.insert(
                 0,
@@ -560,7 +593,8 @@ impl RecordsReport {
         for raw in raw_rows {
             let mut values = Vec::with_capacity(raw.fields.len());
             let mut roll_ptr = None;
-            for (rf, f) in raw.fields.into_iter().zip(&fields) {
+            let mut external = Vec::new();
+            for (i, (rf, f)) in raw.fields.into_iter().zip(&fields).enumerate() {
                 if rf.absent {
                     // Older than an INSTANT ADD (its default) or newer than a DROP.
                     values.push(match &f.instant.default {
@@ -575,6 +609,7 @@ impl RecordsReport {
                 }
                 let mut b = rf.bytes;
                 if let Some(r) = rf.external {
+                    external.push((i, r.page_no));
                     match blob(&mut pages, r, &mut buf) {
                         Ok(rest) => b.extend_from_slice(&rest),
                         Err(m) => {
@@ -616,6 +651,7 @@ impl RecordsReport {
                 confidence,
                 values,
                 roll_ptr,
+                external,
             });
         }
         Ok(RecordsReport {

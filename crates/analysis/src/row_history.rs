@@ -79,6 +79,11 @@ pub enum NoHistory {
     NoSuchKey(String),
 }
 
+/// A value as a key column is written on the command line (`--key`).
+pub fn value_text(v: &Value) -> String {
+    text(v)
+}
+
 fn text(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),

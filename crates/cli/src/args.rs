@@ -134,6 +134,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
+    /// Browse a tablespace, or a data directory's tablespaces, in an interactive terminal view (q quits, ? shows the keys).
+    Browse {
+        /// A tablespace file, or a data directory.
+        path: PathBuf,
+    },
     /// A chart: page-fill histograms per index, pages per tree level, or the undo history's growth; in the terminal or as PNG.
     Plot {
         /// The tablespace file; for --undo-growth the system tablespace (ibdata1) then any undo tablespaces (or --datadir).

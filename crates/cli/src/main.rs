@@ -330,6 +330,46 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             let space = open(file)?;
             pictures::heatmap(cli, &space, dict.as_ref(), *by, png.as_deref(), *color)
         }
+        Command::Browse { path } => {
+            let path = locate(cli, path);
+            // A data directory given as the path is also the --datadir.
+            let dir = if path.is_dir() {
+                Some(path.clone())
+            } else {
+                cli.datadir.clone()
+            };
+            let mut ctx = innodb_browse::Context {
+                options,
+                system: cli.system.clone(),
+                undo: Vec::new(),
+                dict: dict.map(std::sync::Arc::new),
+            };
+            if let Some(dir) = &dir {
+                let files = datadir_undo_files(dir);
+                if let Some((sys, undo)) = files.split_first() {
+                    if ctx.system.is_none() {
+                        ctx.system = Some(sys.clone());
+                    }
+                    ctx.undo = undo.to_vec();
+                }
+                if ctx.dict.is_none() {
+                    if let Some(sys) = &ctx.system {
+                        ctx.dict = Tablespace::open(sys, options)
+                            .ok()
+                            .and_then(|s| Dictionary::read(&s).ok())
+                            .map(std::sync::Arc::new);
+                    }
+                }
+            }
+            if !std::io::stdout().is_terminal() {
+                return Err(CliError::Usage(
+                    "browse needs a terminal: its output is an interactive screen".into(),
+                ));
+            }
+            let app = innodb_browse::App::open(&path, ctx).map_err(CliError::Usage)?;
+            innodb_browse::term::run(app).map_err(|e| CliError::Usage(format!("terminal: {e}")))?;
+            Ok(0)
+        }
         Command::Plot {
             files,
             what,

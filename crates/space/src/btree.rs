@@ -445,3 +445,72 @@ fn child_fits(
     };
     header.is_some_and(|h| h.index_id == index_id && h.level == level)
 }
+
+/// Reads page `n` alone and hands it to `visit` as [`walk`] would, when it
+/// is a readable index page; returns the page's problems as findings (or
+/// why it is not an index page).
+pub fn visit_one(
+    pages: &mut LogicalPages<'_>,
+    n: u32,
+    mut visit: impl FnMut(&PageVisit<'_>),
+) -> Vec<Finding> {
+    let vendor = pages.space().format().vendor;
+    let mut buf = Vec::new();
+    let Some(check) = pages.read_into(n, &mut buf) else {
+        return vec![Finding::on_page(
+            FindingKind::Unreadable,
+            n,
+            0,
+            "page",
+            "the page cannot be read",
+        )];
+    };
+    if let Some(Err(e)) = pages.last_zip() {
+        return vec![Finding::on_page(
+            FindingKind::Decompression,
+            n,
+            innodb_format::page_zip::PAGE_DATA,
+            "ROW_FORMAT=COMPRESSED page",
+            format!("the compressed page cannot be rebuilt: {e}"),
+        )];
+    }
+    let zip = pages.last_zip().and_then(|z| z.as_ref().ok()).copied();
+    let header = match (check.page_type.is_index_layout(vendor) && !check.all_zero)
+        .then(|| IndexHeader::parse(&buf))
+    {
+        Some(Ok(h)) => h,
+        _ => {
+            return vec![Finding::on_page(
+                FindingKind::OwnershipMismatch,
+                n,
+                innodb_format::fil_header::FIL_PAGE_TYPE,
+                "FIL_PAGE_TYPE",
+                format!(
+                    "page {n} is a {} page, not an index page",
+                    check.page_type.name(vendor)
+                ),
+            )]
+        }
+    };
+    let page = IndexPage::new(&buf, header);
+    let mut list = RecordList::default();
+    let mut free = Vec::new();
+    let mut problems = Vec::new();
+    page.walk(&mut list, &mut problems);
+    page.free_list(&mut free, &mut problems);
+    page.check(&list, &free, &mut problems);
+    let n_problems = problems.len();
+    visit(&PageVisit {
+        page_no: n,
+        check: &check,
+        page: &page,
+        records: &list,
+        garbage_records: free.len(),
+        problems: n_problems,
+        zip,
+    });
+    problems
+        .into_iter()
+        .map(|p| finding(FindingKind::OwnershipMismatch, n, p))
+        .collect()
+}

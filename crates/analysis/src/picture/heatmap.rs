@@ -127,6 +127,24 @@ pub fn build(
     by: HeatmapBy,
     name: &dyn Fn(u64) -> Option<String>,
 ) -> (Raster, Vec<Finding>) {
+    build_observed(space, map, by, name, &mut NoObserver)
+}
+
+struct NoObserver;
+
+impl PageConsumer for NoObserver {
+    fn page(&mut self, _: &PageCheck, _: &[u8]) {}
+}
+
+/// [`build`], with `observer` seeing every page of the same scan (to count
+/// progress, or to gather something else in the same pass).
+pub fn build_observed(
+    space: &Tablespace,
+    map: Option<&SpaceMap>,
+    by: HeatmapBy,
+    name: &dyn Fn(u64) -> Option<String>,
+    observer: &mut dyn PageConsumer,
+) -> (Raster, Vec<Finding>) {
     let (columns, per_cell) = layout(space);
     let pages = u64::from(space.page_count());
     let n_cells = pages.div_ceil(u64::from(per_cell));
@@ -160,7 +178,7 @@ pub fn build(
         current: Current::default(),
         ignored: Vec::new(),
     };
-    let findings = scan(space, None, &mut [&mut acc]);
+    let findings = scan(space, None, &mut [&mut acc, observer]);
     acc.flush();
     let Accumulator {
         mut classes,

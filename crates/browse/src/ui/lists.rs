@@ -1,0 +1,256 @@
+//! The list views: the data directory's files, the indexes, the levels of
+//! an index, the pages of a level, the findings and a row's versions.
+
+use crate::app::App;
+use innodb_analysis::row_history::{value_text, RowHistory};
+use innodb_analysis::tree_report::TreePage;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
+use ratatui::Frame;
+
+fn list(frame: &mut Frame, area: Rect, title: String, rows: Vec<String>, selected: usize) {
+    let items: Vec<ListItem> = rows.into_iter().map(ListItem::new).collect();
+    let mut state = ListState::default().with_selected(Some(selected));
+    frame.render_stateful_widget(
+        List::new(items)
+            .block(Block::default().borders(Borders::ALL).title(title))
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
+        area,
+        &mut state,
+    );
+}
+
+fn waiting(frame: &mut Frame, area: Rect, title: &str, what: &str) {
+    frame.render_widget(
+        Paragraph::new(what.to_string()).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title.to_string()),
+        ),
+        area,
+    );
+}
+
+/// The files of a data directory.
+pub fn datadir(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
+    let rows = app
+        .datadir
+        .iter()
+        .map(|p| {
+            let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+            format!("{:>14} bytes  {}", size, p.display())
+        })
+        .collect();
+    list(
+        frame,
+        area,
+        " tablespaces (Enter opens) ".into(),
+        rows,
+        selected,
+    );
+}
+
+/// Every index of the file.
+pub fn indexes(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
+    match &app.indexes {
+        None => waiting(frame, area, " indexes ", "walking the indexes…"),
+        Some(Err(e)) => waiting(frame, area, " indexes ", e),
+        Some(Ok(r)) => {
+            let mut rows = vec![format!(
+                "{:>10} {:>8} {:>6} {:>8} {:>12} {:>6}  name",
+                "index_id", "root", "levels", "pages", "records", "fill"
+            )];
+            rows.extend(r.indexes.iter().map(|i| {
+                format!(
+                    "{:>10} {:>8} {:>6} {:>8} {:>12} {:>5.1}%  {}",
+                    i.index_id,
+                    i.root_page,
+                    i.levels,
+                    i.pages_per_level.iter().sum::<u64>(),
+                    i.records,
+                    i.fill * 100.0,
+                    i.name.as_deref().unwrap_or("")
+                )
+            }));
+            list(
+                frame,
+                area,
+                " indexes (Enter: its levels) ".into(),
+                rows,
+                selected + 1,
+            );
+        }
+    }
+}
+
+/// The levels of one index.
+pub fn levels(frame: &mut Frame, app: &App, area: Rect, index: usize, selected: usize) {
+    let Some(Ok(r)) = &app.indexes else {
+        return waiting(frame, area, " levels ", "walking the indexes…");
+    };
+    let Some(ix) = r.indexes.get(index) else {
+        return;
+    };
+    let rows = ix
+        .level_stats
+        .iter()
+        .map(|l| {
+            format!(
+                "level {:>2}: {:>8} pages {:>12} records {:>5.1}% fill",
+                l.level,
+                l.pages,
+                l.records,
+                l.fill * 100.0
+            )
+        })
+        .collect();
+    list(
+        frame,
+        area,
+        format!(
+            " index {} levels (Enter: its pages in key order) ",
+            ix.index_id
+        ),
+        rows,
+        selected,
+    );
+}
+
+/// The pages of one level.
+pub fn level_pages(
+    frame: &mut Frame,
+    area: Rect,
+    index_id: u64,
+    level: u16,
+    pages: &[TreePage],
+    selected: usize,
+) {
+    let rows = pages
+        .iter()
+        .map(|p| {
+            format!(
+                "page {:>8}  {:>6} records  {:>5.1}% fill  prev {:>8}  next {:>8}",
+                p.page,
+                p.records,
+                p.fill * 100.0,
+                p.prev.map_or("-".into(), |n| n.to_string()),
+                p.next.map_or("-".into(), |n| n.to_string())
+            )
+        })
+        .collect();
+    list(
+        frame,
+        area,
+        format!(
+            " index {index_id} level {level}: {} pages (Enter opens) ",
+            pages.len()
+        ),
+        rows,
+        selected,
+    );
+}
+
+/// Every finding known so far.
+pub fn findings(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
+    let all = app.findings();
+    if all.is_empty() {
+        let what = if app.scan_findings.is_none() {
+            "scanning…"
+        } else {
+            "no findings: every page checked is consistent"
+        };
+        return waiting(frame, area, " findings ", what);
+    }
+    let rows = all
+        .iter()
+        .map(|f| {
+            format!(
+                "page {:>8}  offset {:>6}  {:<22} {}",
+                f.page.map_or("-".into(), |p| p.to_string()),
+                f.offset.map_or("-".into(), |o| o.to_string()),
+                f.field,
+                f.message
+            )
+        })
+        .collect();
+    list(
+        frame,
+        area,
+        format!(" findings: {} (Enter opens the page) ", all.len()),
+        rows,
+        selected,
+    );
+}
+
+/// A row's versions, newest first.
+pub fn history(frame: &mut Frame, area: Rect, h: &RowHistory, selected: usize) {
+    let names: Vec<&str> = h.fields.iter().map(|f| f.name.as_str()).collect();
+    let mut rows = Vec::new();
+    for (i, v) in h.versions.iter().enumerate() {
+        let values: Vec<String> = names
+            .iter()
+            .zip(&v.values)
+            .map(|(n, val)| format!("{n}={}", value_text(val)))
+            .collect();
+        let via = v
+            .undo
+            .as_ref()
+            .map(|u| {
+                format!(
+                    " via undo {} page {} @{} ({})",
+                    u.kind,
+                    u.page,
+                    u.offset,
+                    u.changed.join(",")
+                )
+            })
+            .unwrap_or_default();
+        rows.push(format!(
+            "v{i} trx {}{}{}: {}",
+            v.trx_id,
+            if v.deleted { " deleted" } else { "" },
+            via,
+            values.join(" ")
+        ));
+    }
+    rows.push(format!("end: {}", h.end));
+    list(
+        frame,
+        area,
+        format!(" {} key {}: {} versions ", h.table, h.key, h.versions.len()),
+        rows,
+        selected,
+    );
+}
+
+/// The pages of one file segment.
+pub fn segment_pages(
+    frame: &mut Frame,
+    area: Rect,
+    segment_id: u64,
+    owner: &str,
+    pages: &[(u32, bool)],
+    selected: usize,
+) {
+    let used = pages.iter().filter(|p| p.1).count();
+    let rows = pages
+        .iter()
+        .map(|(p, u)| {
+            format!(
+                "page {p:>8}  {}",
+                if *u { "used" } else { "free (reserved)" }
+            )
+        })
+        .collect();
+    list(
+        frame,
+        area,
+        format!(
+            " segment {segment_id} ({owner}): {} pages, {used} used (Enter opens) ",
+            pages.len()
+        ),
+        rows,
+        selected,
+    );
+}
