@@ -359,6 +359,8 @@ impl App {
             by: HeatmapBy::PageType,
         });
         self.ensure_map(HeatmapBy::PageType);
+        // The owner map gives the side panel its waste totals.
+        self.ensure_map(HeatmapBy::Index);
         Ok(())
     }
 

@@ -137,6 +137,44 @@ fn side_panel(frame: &mut Frame, app: &App, area: Rect, cursor: u64, by: Heatmap
         if let Some(s) = &f.schema {
             lines.push(Line::raw(format!(" table {}", s.table)));
         }
+        if let Some(m) = &f.map {
+            let indexes = m
+                .segments
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s.owner,
+                        innodb_space::segment::SegmentOwner::IndexLeaf { .. }
+                    )
+                })
+                .count();
+            lines.push(Line::raw(format!(
+                " {} segments, {indexes} indexes",
+                m.segments.len()
+            )));
+        }
+        // Where the pages go (from the owner map, once made).
+        if let Some(owners) = app.map(HeatmapBy::Index) {
+            let pages = |prefix: &str| -> (u64, f64) {
+                owners
+                    .legend
+                    .iter()
+                    .filter(|i| i.label.starts_with(prefix))
+                    .fold((0, 0.0), |(n, p), i| (n + i.pages, p + i.percent))
+            };
+            let (used, used_pct) = pages("index ");
+            let (reserved, reserved_pct) = pages("free, in an extent");
+            let (free, free_pct) = pages("free");
+            lines.push(Line::raw(format!(" index pages {used} ({used_pct:.1}%)")));
+            lines.push(Line::raw(format!(
+                " reserved unused {reserved} ({reserved_pct:.1}%)"
+            )));
+            lines.push(Line::raw(format!(
+                " free {} ({:.1}%)",
+                free - reserved,
+                free_pct - reserved_pct
+            )));
+        }
         lines.push(Line::raw(format!(
             " findings so far: {}",
             app.findings().len()
