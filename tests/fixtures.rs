@@ -1666,6 +1666,194 @@ fn undo_history_matches_the_server() {
     assert!(fresh || undo_configs == 2, "p16k-undo and p4k-undo checked");
 }
 
+/// The undo scenario's transaction state against what the server itself
+/// recovered from exactly these files (it ran with the binary log on; after
+/// each copy it was restarted on the same data directory as a crash
+/// recovery, and InnoDB printed "Last binlog file '…', position N" and, with
+/// the XA transaction recovered, "Trx id counter is N"):
+///
+/// * `binlog` is the file and position InnoDB printed, for the crash copy
+///   and for the purged copy; it is the position SHOW MASTER STATUS gave
+///   right after the last UPDATE (the last binlogged commit InnoDB took part
+///   in), in the file SHOW MASTER STATUS named then and at the kill.
+/// * The crash copy tells the server's choice between rollback segment
+///   headers apart from the other rules one could think of: the header
+///   holding C's older position (connection H's binlogged commit, purged
+///   last) has both the highest `FIL_PAGE_LSN` and the largest
+///   `TRX_RSEG_MAX_TRX_ID` of the headers keeping a position, and still the
+///   server took the greatest position.
+/// * `next_trx_id_at_startup` is the "Trx id counter is N" the server
+///   printed; `max_trx_id` (`TRX_SYS_TRX_ID_STORE`, 0 here, and the headers'
+///   `TRX_RSEG_MAX_TRX_ID`) is below it, at most the counter SHOW ENGINE
+///   INNODB STATUS gave just before the kill, and every transaction id and
+///   number of the undo logs is below it.
+/// * The purged copy (no transaction left to recover, so no counter
+///   printed): its next id is at most the counter the server showed right
+///   after that restart, and at least the crash copy's.
+/// * No WSREP XID (the server ran with `wsrep_on` 0).
+#[test]
+fn undo_binlog_position_and_trx_ids_are_the_servers() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut checked = 0;
+    for (config, truth) in configs(&dir, fresh) {
+        let Some(scenario) = truth.get("undo_scenario") else {
+            continue;
+        };
+        let report = |sub: &str| {
+            let files = dir.join(&config).join(sub);
+            let (v, out) =
+                support::run_json(["--datadir".as_ref(), files.as_os_str(), "undo".as_ref()]);
+            assert!(out.status.success(), "{config}/{sub}");
+            assert_eq!(v["findings"], serde_json::json!([]), "{config}/{sub}");
+            v
+        };
+        let crash = report("files");
+        let purged = report("purged/files");
+        let startup = &scenario["recovery_startup"];
+        let at_kill = &scenario["at_kill"];
+        let after_updates = &scenario["after_updates"]["master_status"];
+
+        // The binlog position, as the server recovered it from each copy.
+        for (v, recovered, what) in [
+            (&crash, startup, "crash copy"),
+            (
+                &purged,
+                &scenario["purged_copy"]["recovery_startup"],
+                "purged copy",
+            ),
+        ] {
+            let file = recovered["last_binlog_file"].as_str().unwrap();
+            let position = recovered["last_binlog_position"].as_u64().unwrap();
+            assert_eq!(v["binlog"]["file"], file, "{config} {what}");
+            assert_eq!(v["binlog"]["offset"], position, "{config} {what}");
+            assert!(
+                v["binlog"]["source"].as_str().unwrap().starts_with("rseg "),
+                "{config} {what}"
+            );
+            assert_eq!(
+                file.rsplit('/').next(),
+                after_updates["file"].as_str(),
+                "{config} {what}: the binary log SHOW MASTER STATUS named"
+            );
+            assert_eq!(position, after_updates["position"].as_u64().unwrap());
+        }
+        assert_eq!(at_kill["master_status"]["file"], after_updates["file"]);
+        assert!(
+            at_kill["master_status"]["position"].as_u64() > after_updates["position"].as_u64(),
+            "{config}: later events (ANALYZE, XA PREPARE) are not InnoDB commits"
+        );
+        // The purged copy is the crash copy after recovery and purge: every
+        // header keeps the position it had (no binlogged commit since).
+        let positions = |v: &Value| -> Vec<(Value, Value)> {
+            v["rollback_segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["id"].clone(), r["binlog"].clone()))
+                .collect()
+        };
+        assert_eq!(positions(&crash), positions(&purged), "{config}");
+        // The crash copy tells the server's rule apart: the header with the
+        // highest page LSN, and the one with the largest TRX_RSEG_MAX_TRX_ID,
+        // among those keeping a position, keep an older one than the server took.
+        let keeping: Vec<&Value> = crash["rollback_segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["binlog"].is_object())
+            .collect();
+        let by = |key: &str| {
+            keeping
+                .iter()
+                .max_by_key(|r| r[key].as_u64().unwrap())
+                .unwrap()
+        };
+        let marker = scenario["after_marker_commit"]["master_status"]["position"]
+            .as_u64()
+            .unwrap();
+        for key in ["page_lsn", "max_trx_id"] {
+            assert_eq!(
+                by(key)["binlog"]["offset"].as_u64(),
+                Some(marker),
+                "{config}: the header with the highest {key} keeps C's position"
+            );
+        }
+        assert!(marker < after_updates["position"].as_u64().unwrap());
+
+        // Transaction ids.
+        let printed = startup["trx_id_counter"].as_u64().unwrap();
+        assert!(
+            startup["error_log_lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("Trx id counter is {printed}"))),
+            "{config}"
+        );
+        assert_eq!(crash["next_trx_id_at_startup"], printed, "{config}");
+        assert_eq!(crash["trx_id_store"], 0, "{config}: MariaDB 10.3.5+");
+        let max = crash["max_trx_id"].as_u64().unwrap();
+        assert!(max < printed, "{config}");
+        assert!(
+            max <= at_kill["trx_id_counter"].as_u64().unwrap(),
+            "{config}"
+        );
+        let source = crash["max_trx_id_source"].as_str().unwrap();
+        let rseg: u64 = source.strip_prefix("rseg ").unwrap().parse().unwrap();
+        let held = crash["rollback_segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["max_trx_id"].as_u64())
+            .max();
+        assert_eq!(held, Some(max), "{config}");
+        assert_eq!(
+            crash["rollback_segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == rseg)
+                .unwrap()["max_trx_id"],
+            max
+        );
+        for t in crash["by_transaction"].as_array().unwrap() {
+            assert!(t["trx_id"].as_u64().unwrap() < printed, "{config} {t}");
+            assert!(t["trx_no"].as_u64().unwrap() < printed, "{config} {t}");
+        }
+        for t in crash["in_flight"].as_array().unwrap() {
+            assert!(t["trx_id"].as_u64().unwrap() < printed, "{config} {t}");
+        }
+        let after_restart = scenario["purged_copy"]["recovery_startup"]["server_state"]
+            ["trx_id_counter"]
+            .as_u64()
+            .unwrap();
+        let purged_next = purged["next_trx_id_at_startup"].as_u64().unwrap();
+        assert!(
+            printed <= purged_next && purged_next <= after_restart,
+            "{config}: {printed} <= {purged_next} <= {after_restart}"
+        );
+        assert!(
+            purged["max_trx_id"].as_u64().unwrap() < purged_next,
+            "{config}"
+        );
+
+        // No WSREP XID without Galera.
+        assert_eq!(at_kill["wsrep_on"], 0);
+        for v in [&crash, &purged] {
+            assert!(v["rollback_segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r.get("wsrep_xid").is_none()));
+        }
+        checked += 1;
+    }
+    assert!(fresh || checked == 2, "p16k-undo and p4k-undo checked");
+}
+
 /// `undo` with the system tablespace alone where the rollback segments live
 /// in undo tablespaces: each rollback segment it cannot reach is a finding
 /// naming the missing undo tablespace, and the rest is still reported.
@@ -1707,8 +1895,12 @@ fn a_looping_history_list_is_a_finding() {
         .collect();
     let ps = 16384;
     let mut bytes = std::fs::read(&undo[0]).unwrap();
-    // The first rollback segment header of undo001 with a history: page 6.
-    let rseg = 6 * ps;
+    // The first rollback segment header of undo001 with a history (a SYS
+    // page, FIL_PAGE_TYPE 6, whose TRX_RSEG_HISTORY length is not 0).
+    let rseg = (3..bytes.len() / ps)
+        .map(|p| p * ps)
+        .find(|&r| bytes[r + 24..r + 26] == [0, 6] && bytes[r + 46..r + 50] != [0; 4])
+        .unwrap();
     let history = rseg + 46;
     assert_eq!(
         &bytes[history..history + 4],

@@ -45,6 +45,35 @@ pub struct RsegRow {
     pub history_size_pages: u64,
     /// Undo segments in its slots, by state.
     pub segments: BTreeMap<&'static str, u64>,
+    /// `TRX_RSEG_MAX_TRX_ID` (MariaDB 10.3.5+ headers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_trx_id: Option<u64>,
+    /// `FIL_PAGE_LSN` of the header page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_lsn: Option<u64>,
+    /// The binary log position the header keeps (MariaDB 10.3.5+).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binlog: Option<innodb_format::trx_sys::BinlogPos>,
+    /// The WSREP checkpoint XID the header keeps (Galera).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsrep_xid: Option<innodb_format::trx_rseg::WsrepXid>,
+}
+
+/// The binary log position InnoDB recorded at commit, taken as the server
+/// takes it at startup (MariaDB `trx_rseg_mem_restore`): of the MariaDB
+/// 10.3.5+ rollback segment headers that keep one, the greatest file name
+/// (compared byte by byte, as `strncmp`) and, in that file, the greatest
+/// offset (the first rollback segment holding it); when none keeps one, the
+/// TRX_SYS page's (MySQL, MariaDB before 10.3.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Binlog {
+    /// The binary log file name as stored (MariaDB stores it with the
+    /// directory the server was given, e.g. `./mysql-bin.000001`).
+    pub file: String,
+    /// The offset in that file just after the transaction.
+    pub offset: u64,
+    /// Where it was read: `rseg N` or `trx_sys`.
+    pub source: String,
 }
 
 /// A table's share of the history.
@@ -235,6 +264,27 @@ fn decode_record(r: &undo::UndoRecordRaw, dict: Option<&Dictionary>) -> UndoReco
 pub struct UndoReport {
     /// `TRX_SYS_TRX_ID_STORE`.
     pub trx_id_store: u64,
+    /// The largest transaction id the server stored: the larger of
+    /// `TRX_SYS_TRX_ID_STORE` and every MariaDB 10.3.5+ rollback segment
+    /// header's `TRX_RSEG_MAX_TRX_ID`.
+    pub max_trx_id: u64,
+    /// Where [`UndoReport::max_trx_id`] was read: `rseg N` (the first
+    /// rollback segment holding it) or `trx_sys`.
+    pub max_trx_id_source: String,
+    /// The transaction id counter MariaDB 10.3.5+ starts from on these
+    /// files (`trx_rseg_array_init`): 1 + the largest of
+    /// `TRX_SYS_TRX_ID_STORE`, every header's `TRX_RSEG_MAX_TRX_ID`, each
+    /// rollback segment's oldest history log's `TRX_UNDO_TRX_ID` and
+    /// `TRX_UNDO_TRX_NO`, and for each undo segment in a slot its last log's
+    /// `TRX_UNDO_TRX_ID` + 1 when the segment is `active` or `prepared`, or
+    /// its `TRX_UNDO_TRX_ID` and `TRX_UNDO_TRX_NO` when it is `to_purge` (or
+    /// `cached` with page type 0). What the server prints as "Trx id counter
+    /// is N" when it recovers transactions. `None` when a rollback segment
+    /// header could not be read or is of another format.
+    pub next_trx_id_at_startup: Option<u64>,
+    /// The binary log position InnoDB recorded at commit, as the server
+    /// recovers it; `None` when none is recorded.
+    pub binlog: Option<Binlog>,
     /// Totals.
     pub totals: UndoTotals,
     /// Undo segments of every rollback segment by state.
@@ -327,6 +377,14 @@ impl UndoReport {
                 history_length: len,
                 history_size_pages: size,
                 segments,
+                max_trx_id: r
+                    .header
+                    .as_ref()
+                    .filter(|h| h.is_10_3_5_format())
+                    .map(|h| h.max_trx_id),
+                page_lsn: r.page_lsn,
+                binlog: r.binlog.clone(),
+                wsrep_xid: r.wsrep_xid.clone(),
             });
             for log in &r.history {
                 totals.undo_logs += 1;
@@ -372,8 +430,13 @@ impl UndoReport {
             })
             .collect();
         by_table.sort_by_key(|t| std::cmp::Reverse(t.records));
+        let (max_trx_id, max_trx_id_source) = max_trx_id(&state);
         UndoReport {
             trx_id_store: state.trx_id_store,
+            max_trx_id,
+            max_trx_id_source,
+            next_trx_id_at_startup: next_trx_id_at_startup(&state),
+            binlog: recovered_binlog(&state),
             totals,
             segments_by_state,
             records_by_kind: all.by_kind,
@@ -385,6 +448,82 @@ impl UndoReport {
             findings: state.findings,
         }
     }
+}
+
+/// The larger of `TRX_SYS_TRX_ID_STORE` and the MariaDB 10.3.5+ headers'
+/// `TRX_RSEG_MAX_TRX_ID`, with where it was read (the first rollback
+/// segment holding it, or `trx_sys`).
+fn max_trx_id(state: &undo::UndoState) -> (u64, String) {
+    let mut best = (state.trx_id_store, None);
+    for r in &state.rollback_segments {
+        if let Some(h) = r.header.as_ref().filter(|h| h.is_10_3_5_format()) {
+            if h.max_trx_id > best.0 {
+                best = (h.max_trx_id, Some(r.slot.id));
+            }
+        }
+    }
+    let source = best
+        .1
+        .map_or_else(|| "trx_sys".to_string(), |id| format!("rseg {id}"));
+    (best.0, source)
+}
+
+/// The transaction id counter MariaDB 10.3.5+ starts from (see
+/// [`UndoReport::next_trx_id_at_startup`]): `trx_rseg_array_init`,
+/// `trx_rseg_mem_restore` and `trx_undo_mem_create_at_db_start`.
+fn next_trx_id_at_startup(state: &undo::UndoState) -> Option<u64> {
+    let mut max = state.trx_id_store;
+    if state.rollback_segments.is_empty() {
+        return None;
+    }
+    for r in &state.rollback_segments {
+        let h = r.header.as_ref().filter(|h| h.is_10_3_5_format())?;
+        max = max.max(h.max_trx_id);
+        for s in &r.segments {
+            let Some(l) = s.last_log else { continue };
+            max = max.max(l.trx_id);
+            match s.state {
+                // A transaction still in flight: the ids up to its own are taken.
+                "active" | "prepared" => max = max.max(l.trx_id.saturating_add(1)),
+                "to_purge" => max = max.max(l.trx_no),
+                // An older server's cached page may hold garbage there.
+                "cached" if s.page_type == 0 => max = max.max(l.trx_no),
+                _ => {}
+            }
+        }
+        if let Some(o) = r.oldest_history {
+            max = max.max(o.trx_id).max(o.trx_no);
+        }
+    }
+    max.checked_add(1)
+}
+
+/// The binary log position the server recovers (see [`Binlog`]).
+fn recovered_binlog(state: &undo::UndoState) -> Option<Binlog> {
+    // In rollback segment order, as the server reads them: a greater name
+    // replaces the position, the same name raises the offset.
+    let mut best: Option<(&innodb_format::trx_sys::BinlogPos, usize)> = None;
+    for r in &state.rollback_segments {
+        let Some(b) = &r.binlog else { continue };
+        let better = best.is_none_or(|(cur, _)| {
+            (b.file.as_bytes(), b.offset) > (cur.file.as_bytes(), cur.offset)
+        });
+        if better {
+            best = Some((b, r.slot.id));
+        }
+    }
+    if let Some((b, id)) = best {
+        return Some(Binlog {
+            file: b.file.clone(),
+            offset: b.offset,
+            source: format!("rseg {id}"),
+        });
+    }
+    state.trx_sys_binlog.as_ref().map(|b| Binlog {
+        file: b.file.clone(),
+        offset: b.offset,
+        source: "trx_sys".into(),
+    })
 }
 
 /// One side of `undo --compare`.

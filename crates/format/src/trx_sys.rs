@@ -137,3 +137,141 @@ pub fn rseg_slots(page: &[u8]) -> Result<Vec<RsegSlot>, FormatError> {
     }
     Ok(out)
 }
+
+/// Absolute offset of the transaction system header on the TRX_SYS page
+/// (`TRX_SYS` = `FSEG_PAGE_DATA` = 38). The binary log fields below are
+/// given relative to it in the server source.
+pub const TRX_SYS: usize = 38;
+/// Distance of the binary log information from the page end, before adding
+/// `TRX_SYS` (`TRX_SYS_MYSQL_LOG_INFO` = page size − 1000): its absolute
+/// offset is `TRX_SYS` 38 + page size − 1000, 15422 at 16k, 3134 at 4k.
+/// Written by MySQL and by MariaDB before 10.3.5 (which moved it to the
+/// rollback segment headers, see
+/// [`crate::trx_rseg::TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID`]).
+pub const TRX_SYS_MYSQL_LOG_INFO_FROM_END: usize = 1000;
+/// `TRX_SYS_MYSQL_LOG_MAGIC_N_FLD` (binlog information + 0, 4 bytes): holds
+/// [`TRX_SYS_MYSQL_LOG_MAGIC_N`] when the rest is valid.
+pub const TRX_SYS_MYSQL_LOG_MAGIC_N_FLD: usize = 0;
+/// `TRX_SYS_MYSQL_LOG_OFFSET_HIGH` (binlog information + 4, 4 bytes): high
+/// half of the position in the binary log (MariaDB reads offsets +4..+12 as
+/// one 8-byte `TRX_SYS_MYSQL_LOG_OFFSET`).
+pub const TRX_SYS_MYSQL_LOG_OFFSET_HIGH: usize = 4;
+/// `TRX_SYS_MYSQL_LOG_OFFSET_LOW` (binlog information + 8, 4 bytes): low half.
+pub const TRX_SYS_MYSQL_LOG_OFFSET_LOW: usize = 8;
+/// `TRX_SYS_MYSQL_LOG_NAME` (binlog information + 12): the binary log file
+/// name, NUL-terminated, in [`TRX_SYS_MYSQL_LOG_NAME_LEN`] bytes.
+pub const TRX_SYS_MYSQL_LOG_NAME: usize = 12;
+/// `TRX_SYS_MYSQL_LOG_NAME_LEN`: bytes of the binary log file name field,
+/// the terminating NUL included.
+pub const TRX_SYS_MYSQL_LOG_NAME_LEN: usize = 512;
+/// `TRX_SYS_MYSQL_LOG_MAGIC_N`.
+pub const TRX_SYS_MYSQL_LOG_MAGIC_N: u32 = 873_422_344;
+
+/// A binary log position InnoDB recorded at a commit: the binary log file
+/// and the offset in it just after the committed transaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BinlogPos {
+    /// The file name as the server stored it (it may carry a directory).
+    pub file: String,
+    /// The offset in that file.
+    pub offset: u64,
+}
+
+/// Absolute offset of the binary log information on a TRX_SYS page of
+/// `page_size` bytes (`TRX_SYS` + `TRX_SYS_MYSQL_LOG_INFO`), `None` for a
+/// page too small to have it.
+pub fn mysql_log_info_offset(page_size: usize) -> Option<usize> {
+    (TRX_SYS + page_size).checked_sub(TRX_SYS_MYSQL_LOG_INFO_FROM_END)
+}
+
+/// Reads a NUL-terminated string of at most `len` bytes (the NUL included)
+/// at `offset`; an error when no NUL ends it within the field.
+pub(crate) fn c_string(
+    buf: &[u8],
+    offset: usize,
+    len: usize,
+    field: &'static str,
+) -> Result<String, FormatError> {
+    let b = crate::bytes::slice(buf, offset, len, field)?;
+    let end = b
+        .iter()
+        .position(|&c| c == 0)
+        .ok_or_else(|| FormatError::BadValue {
+            field,
+            offset,
+            reason: format!("no terminating NUL within its {len} bytes"),
+        })?;
+    Ok(String::from_utf8_lossy(&b[..end]).into_owned())
+}
+
+/// The binary log position kept on the TRX_SYS page (MySQL, and MariaDB
+/// before 10.3.5): `None` when `TRX_SYS_MYSQL_LOG_MAGIC_N` is absent (no
+/// binary log information was ever written, as in MariaDB 10.3.5+ files).
+pub fn mysql_log_info(page: &[u8]) -> Result<Option<BinlogPos>, FormatError> {
+    let base = mysql_log_info_offset(page.len()).ok_or(FormatError::OutOfBounds {
+        field: "TRX_SYS_MYSQL_LOG_INFO",
+        offset: 0,
+        len: TRX_SYS_MYSQL_LOG_INFO_FROM_END,
+        available: page.len(),
+    })?;
+    let at = |rel: usize| base.saturating_add(rel);
+    if u32_at(
+        page,
+        at(TRX_SYS_MYSQL_LOG_MAGIC_N_FLD),
+        "TRX_SYS_MYSQL_LOG_MAGIC_N_FLD",
+    )? != TRX_SYS_MYSQL_LOG_MAGIC_N
+    {
+        return Ok(None);
+    }
+    let high = u32_at(
+        page,
+        at(TRX_SYS_MYSQL_LOG_OFFSET_HIGH),
+        "TRX_SYS_MYSQL_LOG_OFFSET_HIGH",
+    )?;
+    let low = u32_at(
+        page,
+        at(TRX_SYS_MYSQL_LOG_OFFSET_LOW),
+        "TRX_SYS_MYSQL_LOG_OFFSET_LOW",
+    )?;
+    Ok(Some(BinlogPos {
+        file: c_string(
+            page,
+            at(TRX_SYS_MYSQL_LOG_NAME),
+            TRX_SYS_MYSQL_LOG_NAME_LEN,
+            "TRX_SYS_MYSQL_LOG_NAME",
+        )?,
+        offset: (u64::from(high) << 32) | u64::from(low),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binlog_info_is_read_at_page_size_minus_1000_past_trx_sys() {
+        let mut page = vec![0u8; 16384];
+        assert_eq!(mysql_log_info(&page), Ok(None), "no magic, no information");
+        let base = 38 + 16384 - 1000;
+        assert_eq!(mysql_log_info_offset(16384), Some(15422));
+        page[base..base + 4].copy_from_slice(&TRX_SYS_MYSQL_LOG_MAGIC_N.to_be_bytes());
+        page[base + 4..base + 8].copy_from_slice(&1u32.to_be_bytes());
+        page[base + 8..base + 12].copy_from_slice(&7u32.to_be_bytes());
+        page[base + 12..base + 12 + 9].copy_from_slice(b"bin.00003");
+        assert_eq!(
+            mysql_log_info(&page),
+            Ok(Some(BinlogPos {
+                file: "bin.00003".into(),
+                offset: (1 << 32) | 7
+            }))
+        );
+        // A name with no NUL in its 512 bytes is an error, not a panic.
+        page[base + 12..base + 12 + 512].fill(b'x');
+        assert!(matches!(
+            mysql_log_info(&page),
+            Err(FormatError::BadValue { .. })
+        ));
+        // A page too short for the field.
+        assert!(mysql_log_info(&page[..500]).is_err());
+    }
+}

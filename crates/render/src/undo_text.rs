@@ -16,6 +16,38 @@ pub fn undo(r: &UndoReport) -> String {
         t.undo_logs, t.undo_records, t.undo_bytes, t.undo_pages, t.history_size_pages
     );
     let _ = writeln!(o, "TRX_SYS trx id store {}", r.trx_id_store);
+    let _ = writeln!(
+        o,
+        "Max trx id           {} ({})",
+        r.max_trx_id, r.max_trx_id_source
+    );
+    if let Some(n) = r.next_trx_id_at_startup {
+        let _ = writeln!(
+            o,
+            "Next trx id          {n} (the counter MariaDB 10.3.5+ restarts from)"
+        );
+    }
+    match &r.binlog {
+        Some(b) => {
+            let _ = writeln!(
+                o,
+                "Binlog               {} at {} ({})",
+                b.file, b.offset, b.source
+            );
+        }
+        None => {
+            let _ = writeln!(o, "Binlog               none recorded");
+        }
+    }
+    for s in &r.rollback_segments {
+        if let Some(x) = &s.wsrep_xid {
+            let _ = writeln!(
+                o,
+                "WSREP XID            rseg {}: format {}, gtrid {} bytes, bqual {} bytes, data {}",
+                s.id, x.format_id, x.gtrid_length, x.bqual_length, x.data_hex
+            );
+        }
+    }
     let states: Vec<String> = r
         .segments_by_state
         .iter()

@@ -11,8 +11,8 @@ use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
 use innodb_format::flst::FilAddr;
-use innodb_format::trx_rseg::RsegHeader;
-use innodb_format::trx_sys::{self, RsegSlot, TRX_SYS_PAGE_NO};
+use innodb_format::trx_rseg::{RsegHeader, WsrepXid};
+use innodb_format::trx_sys::{self, BinlogPos, RsegSlot, TRX_SYS_PAGE_NO};
 use innodb_format::trx_undo::{
     UndoLogHeader, UndoPageHeader, UndoSegHeader, TRX_UNDO_HISTORY_NODE,
 };
@@ -105,6 +105,15 @@ pub struct UndoLog {
     pub counts: RecordCounts,
 }
 
+/// The transaction id and commit number of an undo log header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LogIds {
+    /// `TRX_UNDO_TRX_ID`.
+    pub trx_id: u64,
+    /// `TRX_UNDO_TRX_NO`.
+    pub trx_no: u64,
+}
+
 /// An undo segment in a rollback segment slot.
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoSegment {
@@ -126,6 +135,13 @@ pub struct UndoSegment {
     /// That log's records (segments in use only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<RecordCounts>,
+    /// `TRX_UNDO_PAGE_TYPE` of its first page (0 when written by MariaDB
+    /// 10.3+, 1 insert or 2 update by older servers).
+    pub page_type: u16,
+    /// The ids of its last undo log (`TRX_UNDO_LAST_LOG`), whatever its
+    /// state, when that header can be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_log: Option<LogIds>,
 }
 
 /// A rollback segment.
@@ -135,6 +151,21 @@ pub struct RollbackSegment {
     pub slot: RsegSlot,
     /// Its header, when its tablespace was given and the page is readable.
     pub header: Option<RsegHeader>,
+    /// `FIL_PAGE_LSN` of its header page (older MariaDB versions recovered
+    /// the binary log position of the header page with the highest one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_lsn: Option<u64>,
+    /// The binary log position its header keeps (MariaDB 10.3.5+,
+    /// `TRX_RSEG_BINLOG_OFFSET`/`TRX_RSEG_BINLOG_NAME`), when one is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binlog: Option<BinlogPos>,
+    /// The WSREP checkpoint XID its header keeps, when one is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsrep_xid: Option<WsrepXid>,
+    /// The ids of the oldest undo log of its history (the list's last node,
+    /// the one purge takes next), when the history is not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oldest_history: Option<LogIds>,
     /// Undo logs of its history list, newest first (as linked).
     pub history: Vec<UndoLog>,
     /// Undo segments in its slots.
@@ -146,6 +177,9 @@ pub struct RollbackSegment {
 pub struct UndoState {
     /// `TRX_SYS_TRX_ID_STORE`.
     pub trx_id_store: u64,
+    /// The binary log position on the TRX_SYS page (`TRX_SYS_MYSQL_LOG_INFO`:
+    /// MySQL, MariaDB before 10.3.5), when its magic number is there.
+    pub trx_sys_binlog: Option<BinlogPos>,
     /// Rollback segments in use.
     pub rollback_segments: Vec<RollbackSegment>,
     /// Undo records kept for listing (see [`Keep`]), in history order.
@@ -167,6 +201,7 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
     let mut buf = Vec::new();
     let mut state = UndoState {
         trx_id_store: 0,
+        trx_sys_binlog: None,
         rollback_segments: Vec::new(),
         records: Vec::new(),
         findings: Vec::new(),
@@ -185,6 +220,16 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
     state.trx_id_store =
         innodb_format::bytes::u64_at(&buf, trx_sys::TRX_SYS_TRX_ID_STORE, "TRX_SYS_TRX_ID_STORE")
             .unwrap_or(0);
+    match trx_sys::mysql_log_info(&buf) {
+        Ok(b) => state.trx_sys_binlog = b,
+        Err(e) => findings.push(Finding::on_page(
+            FindingKind::Unreadable,
+            TRX_SYS_PAGE_NO,
+            trx_sys::mysql_log_info_offset(buf.len()).unwrap_or(0),
+            "TRX_SYS_MYSQL_LOG_INFO",
+            e.to_string(),
+        )),
+    }
     let slots = match trx_sys::rseg_slots(&buf) {
         Ok(s) => s,
         Err(e) => {
@@ -215,12 +260,7 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
                     slot.id, slot.space_id
                 ),
             ));
-            state.rollback_segments.push(RollbackSegment {
-                slot,
-                header: None,
-                history: Vec::new(),
-                segments: Vec::new(),
-            });
+            state.rollback_segments.push(RollbackSegment::unread(slot));
             continue;
         };
         let mut ctx = Ctx {
@@ -245,15 +285,66 @@ struct Ctx<'a> {
     rseg: usize,
 }
 
+impl RollbackSegment {
+    /// A rollback segment whose header was not read.
+    fn unread(slot: RsegSlot) -> Self {
+        RollbackSegment {
+            slot,
+            header: None,
+            page_lsn: None,
+            binlog: None,
+            wsrep_xid: None,
+            oldest_history: None,
+            history: Vec::new(),
+            segments: Vec::new(),
+        }
+    }
+}
+
+/// Reads the binary log position, the WSREP XID and the page LSN of a
+/// rollback segment header page into `out`; a field that cannot be read is
+/// a finding.
+fn read_rseg_trailer(page: &[u8], out: &mut RollbackSegment, ctx: &mut Ctx<'_>) {
+    let slot = out.slot;
+    let mut finding = |field: &'static str, offset: usize, e: innodb_format::FormatError| {
+        ctx.findings.push(Finding::on_page(
+            FindingKind::Unreadable,
+            slot.page_no,
+            offset,
+            field,
+            format!(
+                "space {}: rollback segment {} header: {e}",
+                slot.space_id, slot.id
+            ),
+        ))
+    };
+    let after_slots = RsegHeader::max_trx_id_offset(page.len());
+    match RsegHeader::binlog(page) {
+        Ok(b) => out.binlog = b,
+        Err(e) => finding(
+            "TRX_RSEG_BINLOG_NAME",
+            after_slots + innodb_format::trx_rseg::TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID,
+            e,
+        ),
+    }
+    match RsegHeader::wsrep_xid(page) {
+        Ok(x) => out.wsrep_xid = x,
+        Err(e) => finding(
+            "TRX_RSEG_WSREP_XID_INFO",
+            after_slots + innodb_format::trx_rseg::TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID,
+            e,
+        ),
+    }
+    match innodb_format::fil_header::FilHeader::parse(page) {
+        Ok(h) => out.page_lsn = Some(h.lsn),
+        Err(e) => finding("FIL_PAGE_LSN", innodb_format::fil_header::FIL_PAGE_LSN, e),
+    }
+}
+
 fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackSegment {
     let mut pages = LogicalPages::new(space);
     let mut buf = Vec::new();
-    let mut out = RollbackSegment {
-        slot,
-        header: None,
-        history: Vec::new(),
-        segments: Vec::new(),
-    };
+    let mut out = RollbackSegment::unread(slot);
     let header = pages
         .read_into(slot.page_no, &mut buf)
         .ok_or_else(|| "the page cannot be read".to_string())
@@ -274,6 +365,22 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             return out;
         }
     };
+    read_rseg_trailer(&buf, &mut out, ctx);
+    // The oldest log of the history (the list's last node), as the server
+    // reads it at startup.
+    let last = header.history.last;
+    if !last.is_null() {
+        out.oldest_history = usize::from(last.byte)
+            .checked_sub(TRX_UNDO_HISTORY_NODE)
+            .and_then(|offset| {
+                pages.read_into(last.page, &mut buf)?;
+                UndoLogHeader::parse_at(&buf, offset).ok()
+            })
+            .map(|h| LogIds {
+                trx_id: h.trx_id,
+                trx_no: h.trx_no,
+            });
+    }
     // The history list: undo log headers linked through TRX_UNDO_HISTORY_NODE.
     let limit = (header.history.len as usize).min(space.page_count() as usize * 64);
     let mut seen = HashSet::new();
@@ -320,9 +427,11 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             Some(h) => {
                 use innodb_format::trx_undo::{state, Xid};
                 let in_use = matches!(h.state, state::ACTIVE | state::PREPARED);
-                let last = (in_use && h.last_log != 0)
+                let page_type = UndoPageHeader::parse(&buf).map_or(0, |p| p.page_type);
+                let last_log = (h.last_log != 0)
                     .then(|| UndoLogHeader::parse_at(&buf, usize::from(h.last_log)).ok())
                     .flatten();
+                let last = last_log.filter(|_| in_use);
                 let xid = last
                     .filter(|l| l.xid_exists)
                     .and_then(|l| Xid::parse_at(&buf, l.offset).ok());
@@ -350,6 +459,11 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
                     trx_id: last.map(|l| l.trx_id),
                     xid,
                     counts,
+                    page_type,
+                    last_log: last_log.map(|l| LogIds {
+                        trx_id: l.trx_id,
+                        trx_no: l.trx_no,
+                    }),
                 })
             }
             None => ctx.findings.push(Finding::on_page(
