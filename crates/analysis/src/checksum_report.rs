@@ -1,6 +1,6 @@
 //! `checksum`: verify every page; list the bad ones with stored and computed values.
 
-use crate::scan::{scan, PageConsumer};
+use crate::scan::{scan, scan_pages, PageConsumer};
 use crate::summary::verdict_name;
 use innodb_format::checksum::{ChecksumValue, ChecksumVerdict};
 use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
@@ -46,8 +46,45 @@ impl ChecksumReport {
 
     /// Verifies every page of `space`.
     pub fn build(space: &Tablespace) -> ChecksumReport {
-        let mut acc = Acc::default();
-        let findings = scan(space, None, &mut [&mut acc]);
+        Self::build_threads(space, 1)
+    }
+
+    /// Verifies every page of `space` with `threads` threads, each over a
+    /// contiguous run of pages; the result is the same as with one.
+    pub fn build_threads(space: &Tablespace, threads: usize) -> ChecksumReport {
+        let pages = space.page_count();
+        let threads = u32::try_from(threads.max(1)).unwrap_or(1).min(pages.max(1));
+        let (acc, findings) = if threads <= 1 {
+            let mut acc = Acc::default();
+            let findings = scan(space, None, &mut [&mut acc]);
+            (acc, findings)
+        } else {
+            let per = pages.div_ceil(threads);
+            let parts: Vec<(Acc, Vec<Finding>)> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let first = t * per;
+                        let last = (first + per).min(pages).saturating_sub(1);
+                        s.spawn(move || {
+                            let mut acc = Acc::default();
+                            let f = scan_pages(space, first, last, &mut [&mut acc]);
+                            (acc, f)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| (Acc::default(), Vec::new())))
+                    .collect()
+            });
+            let mut acc = Acc::default();
+            let mut findings = space.open_findings().to_vec();
+            for (a, f) in parts {
+                acc.merge(a);
+                findings.extend(f);
+            }
+            (acc, findings)
+        };
         let other_findings = findings
             .into_iter()
             .filter(|f| {
@@ -80,6 +117,19 @@ struct Acc {
     bad: Vec<BadPage>,
     lsn: Vec<u32>,
     unverifiable: Vec<u32>,
+}
+
+impl Acc {
+    /// Adds the counts of a later run of pages.
+    fn merge(&mut self, other: Acc) {
+        self.pages += other.pages;
+        for (k, v) in other.by_algorithm {
+            *self.by_algorithm.entry(k).or_insert(0) += v;
+        }
+        self.bad.extend(other.bad);
+        self.lsn.extend(other.lsn);
+        self.unverifiable.extend(other.unverifiable);
+    }
 }
 
 impl PageConsumer for Acc {

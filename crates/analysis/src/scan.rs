@@ -18,8 +18,22 @@ pub fn scan(
     consumers: &mut [&mut dyn PageConsumer],
 ) -> Vec<Finding> {
     let mut findings = space.open_findings().to_vec();
-    let mut checker = space.checker();
     let (first, last) = range.unwrap_or((0, u32::MAX));
+    findings.extend(scan_pages(space, first, last, consumers));
+    findings
+}
+
+/// Checks pages `first..=last` once and hands each result to every
+/// consumer, like [`scan`] but without the findings of opening the file
+/// (for one of several runs that together cover the file).
+pub fn scan_pages(
+    space: &Tablespace,
+    first: u32,
+    last: u32,
+    consumers: &mut [&mut dyn PageConsumer],
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut checker = space.checker();
     space.for_each_page(first, last, |n, bytes| match bytes {
         Ok(bytes) => {
             let check = checker.check(n, bytes, &mut findings);

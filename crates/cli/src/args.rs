@@ -246,6 +246,9 @@ pub enum Command {
         /// The tablespace files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Threads per file (each checks a run of pages); 0 = one per CPU.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 

@@ -629,12 +629,16 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             });
             Ok(0)
         }
-        Command::Checksum { files } => {
+        Command::Checksum { files, threads } => {
+            let threads = match threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => *n,
+            };
             let mut reports = Vec::with_capacity(files.len());
             let mut fatal = false;
             for f in files {
                 match open(f) {
-                    Ok(space) => reports.push(ChecksumReport::build(&space)),
+                    Ok(space) => reports.push(ChecksumReport::build_threads(&space, threads)),
                     Err(e) => {
                         eprintln!("innodb-inspect: error: {e}");
                         fatal = true;
