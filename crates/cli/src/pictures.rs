@@ -65,19 +65,40 @@ pub fn heatmap(
     draw_raster(cli, &raster, png_out, color)
 }
 
+/// Writes `model` as a PNG (drawn by `image`) when `png_out` is given,
+/// else prints it as terminal text (drawn by `text`) or JSON.
+fn draw<M: innodb_render::Serialize>(
+    cli: &Cli,
+    model: &M,
+    title: &str,
+    png_out: Option<&Path>,
+    color: ColorChoice,
+    image: impl Fn(&M) -> png::image::RgbImage,
+    text: impl Fn(&M, bool) -> String,
+) -> Result<u8, CliError> {
+    if let Some(path) = png_out {
+        return write_png(path, &image(model), title).map(|()| 0);
+    }
+    let colour = colour_on(color);
+    emit_report(cli.format, model, |m| text(m, colour));
+    Ok(0)
+}
+
 fn draw_raster(
     cli: &Cli,
     raster: &Raster,
     png_out: Option<&Path>,
     color: ColorChoice,
 ) -> Result<u8, CliError> {
-    if let Some(path) = png_out {
-        let img = png::raster_image(raster);
-        return write_png(path, &img, &raster.title).map(|()| 0);
-    }
-    let colour = colour_on(color);
-    emit_report(cli.format, raster, |r| ansi::raster(r, colour));
-    Ok(0)
+    draw(
+        cli,
+        raster,
+        &raster.title,
+        png_out,
+        color,
+        png::raster_image,
+        ansi::raster,
+    )
 }
 
 fn draw_chart(
@@ -86,13 +107,15 @@ fn draw_chart(
     png_out: Option<&Path>,
     color: ColorChoice,
 ) -> Result<u8, CliError> {
-    if let Some(path) = png_out {
-        let img = png::chart_image(chart);
-        return write_png(path, &img, &chart.title).map(|()| 0);
-    }
-    let colour = colour_on(color);
-    emit_report(cli.format, chart, |c| ansi::chart(c, colour));
-    Ok(0)
+    draw(
+        cli,
+        chart,
+        &chart.title,
+        png_out,
+        color,
+        png::chart_image,
+        ansi::chart,
+    )
 }
 
 /// What to plot, from `--what` or one of the flags.

@@ -88,7 +88,6 @@ pub fn walk(
 ) -> TreeWalk {
     let space = pages.space();
     let page_count = space.page_count();
-    let vendor = space.format().vendor;
     let mut out = TreeWalk {
         root_page: root,
         reached: vec![0; (page_count as usize).div_ceil(64)],
@@ -110,42 +109,10 @@ pub fn walk(
         let mut next_level: Vec<u32> = Vec::new();
         let mut level_no = None;
         for (i, &n) in current.iter().enumerate() {
-            let Some(check) = pages.read_into(n, &mut buf) else {
-                out.findings.push(Finding::on_page(
-                    FindingKind::Unreadable,
-                    n,
-                    0,
-                    "page",
-                    "the page cannot be read",
-                ));
-                continue;
-            };
-            if let Some(Err(e)) = pages.last_zip() {
-                out.findings.push(Finding::on_page(
-                    FindingKind::Decompression,
-                    n,
-                    innodb_format::page_zip::PAGE_DATA,
-                    "ROW_FORMAT=COMPRESSED page",
-                    format!("the compressed page cannot be rebuilt: {e}"),
-                ));
-                continue;
-            }
-            let zip = pages.last_zip().and_then(|z| z.as_ref().ok()).copied();
-            let header = match (check.page_type.is_index_layout(vendor) && !check.all_zero)
-                .then(|| IndexHeader::parse(&buf))
-            {
-                Some(Ok(h)) => h,
-                _ => {
-                    out.findings.push(Finding::on_page(
-                        FindingKind::OwnershipMismatch,
-                        n,
-                        innodb_format::fil_header::FIL_PAGE_TYPE,
-                        "FIL_PAGE_TYPE",
-                        format!(
-                            "page {n} of the tree is a {} page, not an index page",
-                            check.page_type.name(vendor)
-                        ),
-                    ));
+            let (check, header, zip) = match read_index_page(pages, n, &mut buf, "of the tree ") {
+                Ok(read) => read,
+                Err(f) => {
+                    out.findings.push(f);
                     continue;
                 }
             };
@@ -233,11 +200,7 @@ pub fn walk(
                 }
             }
             let page = IndexPage::new(&buf, header);
-            problems.clear();
-            page.walk(&mut list, &mut problems);
-            page.free_list(&mut free, &mut problems);
-            page.check(&list, &free, &mut problems);
-            let n_problems = problems.len();
+            let n_problems = inspect_records(&page, &mut list, &mut free, &mut problems);
             out.findings.extend(
                 problems
                     .drain(..)
@@ -454,52 +417,14 @@ pub fn visit_one(
     n: u32,
     mut visit: impl FnMut(&PageVisit<'_>),
 ) -> Vec<Finding> {
-    let vendor = pages.space().format().vendor;
     let mut buf = Vec::new();
-    let Some(check) = pages.read_into(n, &mut buf) else {
-        return vec![Finding::on_page(
-            FindingKind::Unreadable,
-            n,
-            0,
-            "page",
-            "the page cannot be read",
-        )];
-    };
-    if let Some(Err(e)) = pages.last_zip() {
-        return vec![Finding::on_page(
-            FindingKind::Decompression,
-            n,
-            innodb_format::page_zip::PAGE_DATA,
-            "ROW_FORMAT=COMPRESSED page",
-            format!("the compressed page cannot be rebuilt: {e}"),
-        )];
-    }
-    let zip = pages.last_zip().and_then(|z| z.as_ref().ok()).copied();
-    let header = match (check.page_type.is_index_layout(vendor) && !check.all_zero)
-        .then(|| IndexHeader::parse(&buf))
-    {
-        Some(Ok(h)) => h,
-        _ => {
-            return vec![Finding::on_page(
-                FindingKind::OwnershipMismatch,
-                n,
-                innodb_format::fil_header::FIL_PAGE_TYPE,
-                "FIL_PAGE_TYPE",
-                format!(
-                    "page {n} is a {} page, not an index page",
-                    check.page_type.name(vendor)
-                ),
-            )]
-        }
+    let (check, header, zip) = match read_index_page(pages, n, &mut buf, "") {
+        Ok(read) => read,
+        Err(f) => return vec![f],
     };
     let page = IndexPage::new(&buf, header);
-    let mut list = RecordList::default();
-    let mut free = Vec::new();
-    let mut problems = Vec::new();
-    page.walk(&mut list, &mut problems);
-    page.free_list(&mut free, &mut problems);
-    page.check(&list, &free, &mut problems);
-    let n_problems = problems.len();
+    let (mut list, mut free, mut problems) = (RecordList::default(), Vec::new(), Vec::new());
+    let n_problems = inspect_records(&page, &mut list, &mut free, &mut problems);
     visit(&PageVisit {
         page_no: n,
         check: &check,
@@ -513,4 +438,73 @@ pub fn visit_one(
         .into_iter()
         .map(|p| finding(FindingKind::OwnershipMismatch, n, p))
         .collect()
+}
+
+/// Reads page `n` into `buf` as an index page: its check, its header and,
+/// for a ROW_FORMAT=COMPRESSED page, how its bytes are used; or the finding
+/// saying why it is not a readable index page (`where_` placed after the
+/// page number in its message, e.g. "of the tree ").
+fn read_index_page(
+    pages: &mut LogicalPages<'_>,
+    n: u32,
+    buf: &mut Vec<u8>,
+    where_: &str,
+) -> Result<
+    (
+        PageCheck,
+        IndexHeader,
+        Option<innodb_format::page_zip::ZipSpace>,
+    ),
+    Finding,
+> {
+    let vendor = pages.space().format().vendor;
+    let Some(check) = pages.read_into(n, buf) else {
+        return Err(Finding::on_page(
+            FindingKind::Unreadable,
+            n,
+            0,
+            "page",
+            "the page cannot be read",
+        ));
+    };
+    if let Some(Err(e)) = pages.last_zip() {
+        return Err(Finding::on_page(
+            FindingKind::Decompression,
+            n,
+            innodb_format::page_zip::PAGE_DATA,
+            "ROW_FORMAT=COMPRESSED page",
+            format!("the compressed page cannot be rebuilt: {e}"),
+        ));
+    }
+    let zip = pages.last_zip().and_then(|z| z.as_ref().ok()).copied();
+    match (check.page_type.is_index_layout(vendor) && !check.all_zero)
+        .then(|| IndexHeader::parse(buf))
+    {
+        Some(Ok(h)) => Ok((check, h, zip)),
+        _ => Err(Finding::on_page(
+            FindingKind::OwnershipMismatch,
+            n,
+            innodb_format::fil_header::FIL_PAGE_TYPE,
+            "FIL_PAGE_TYPE",
+            format!(
+                "page {n} {where_}is a {} page, not an index page",
+                check.page_type.name(vendor)
+            ),
+        )),
+    }
+}
+
+/// Walks a page's record list and garbage list and makes the server's
+/// page checks; returns how many problems they found (left in `problems`).
+fn inspect_records(
+    page: &IndexPage<'_>,
+    list: &mut RecordList,
+    free: &mut Vec<usize>,
+    problems: &mut Vec<PageProblem>,
+) -> usize {
+    problems.clear();
+    page.walk(list, problems);
+    page.free_list(free, problems);
+    page.check(list, free, problems);
+    problems.len()
 }

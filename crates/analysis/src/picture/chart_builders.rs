@@ -13,6 +13,15 @@ fn index_series_name(index_id: u64, name: Option<&str>) -> String {
     }
 }
 
+/// Bar chart points: one per category, x the category's position.
+fn bar_points(counts: &[u64]) -> Vec<(f64, f64)> {
+    counts
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (i as f64, n as f64))
+        .collect()
+}
+
 /// The file name shown in titles (a `.gz` fixture as the file it holds).
 fn file_name(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -47,11 +56,7 @@ pub fn fill_histogram(r: &IndexesReport) -> Chart {
                 legend: format!("{name}: {} pages", counts.iter().sum::<u64>()),
                 name,
                 colour: palette::distinct(i),
-                points: counts
-                    .iter()
-                    .enumerate()
-                    .map(|(b, &n)| (b as f64, n as f64))
-                    .collect(),
+                points: bar_points(&counts),
             }
         })
         .collect();
@@ -98,12 +103,7 @@ pub fn levels(r: &IndexesReport) -> Chart {
                 ),
                 name,
                 colour: palette::distinct(i),
-                points: ix
-                    .pages_per_level
-                    .iter()
-                    .enumerate()
-                    .map(|(l, &n)| (l as f64, n as f64))
-                    .collect(),
+                points: bar_points(&ix.pages_per_level),
             }
         })
         .collect();
