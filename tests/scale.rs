@@ -54,3 +54,67 @@ fn threaded_checksum_finds_bad_pages_in_every_run() {
     assert_eq!(bad, damaged.iter().map(|&p| p as u32).collect::<Vec<_>>());
     assert_eq!(report_json(&one), report_json(&four));
 }
+
+/// `pages` streams its rows as the scan reaches them; what it prints is
+/// exactly the rendering of the whole listing, in text and in JSON, for
+/// every fixture file (and a damaged one, with findings).
+#[test]
+fn streamed_pages_listing_equals_the_whole_listing() {
+    use innodb_analysis::{PageFilter, PageList};
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = support::fixtures_dir().join("p16k/files/test/t_random.ibd.gz");
+    let damaged = support::gunzip_into(&gz, tmp.path());
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    bytes[5 * 16384 + 99] ^= 1;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let mut files = support::files_below(&support::fixtures_dir().join("p4k"), ".gz");
+    files.extend(support::files_below(
+        &support::fixtures_dir().join("p16k-undo/files"),
+        ".gz",
+    ));
+    files.push(damaged);
+    for f in &files {
+        let space = Tablespace::open(f, OpenOptions::default()).unwrap();
+        let list = PageList::build(&space, &PageFilter::default());
+        let text = support::run(["pages".as_ref(), f.as_os_str()]);
+        assert_eq!(
+            String::from_utf8(text.stdout).unwrap(),
+            innodb_render::text::pages(&list),
+            "{}",
+            f.display()
+        );
+        let json = support::run([
+            "--format".as_ref(),
+            "json".as_ref(),
+            "pages".as_ref(),
+            f.as_os_str(),
+        ]);
+        assert_eq!(
+            String::from_utf8(json.stdout).unwrap(),
+            innodb_render::json::render(&list),
+            "{}",
+            f.display()
+        );
+    }
+    // A filter that keeps no row.
+    let f = &files[0];
+    let space = Tablespace::open(f, OpenOptions::default()).unwrap();
+    let filter = PageFilter {
+        page_type: Some("RSEG_ARRAY".into()),
+        range: None,
+    };
+    let list = PageList::build(&space, &filter);
+    assert!(list.pages.is_empty());
+    let json = support::run([
+        "--format".as_ref(),
+        "json".as_ref(),
+        "pages".as_ref(),
+        f.as_os_str(),
+        "--type".as_ref(),
+        "RSEG_ARRAY".as_ref(),
+    ]);
+    assert_eq!(
+        String::from_utf8(json.stdout).unwrap(),
+        innodb_render::json::render(&list)
+    );
+}

@@ -63,10 +63,10 @@ pub struct PageList {
     pub findings: Vec<Finding>,
 }
 
-struct Collector<'a> {
+struct Collector<'a, 'f> {
     vendor: Vendor,
     type_filter: Option<TypeFilter<'a>>,
-    rows: Vec<PageRow>,
+    on_row: &'f mut dyn FnMut(&PageRow),
 }
 
 enum TypeFilter<'a> {
@@ -74,7 +74,7 @@ enum TypeFilter<'a> {
     Name(&'a str),
 }
 
-impl PageConsumer for Collector<'_> {
+impl PageConsumer for Collector<'_, '_> {
     fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
         let name = c.page_type.name(self.vendor);
         let keep = match &self.type_filter {
@@ -85,7 +85,7 @@ impl PageConsumer for Collector<'_> {
             }
         };
         if keep {
-            self.rows.push(PageRow::from_check(c, name.into_owned()));
+            (self.on_row)(&PageRow::from_check(c, name.into_owned()));
         }
     }
 }
@@ -112,6 +112,22 @@ impl PageRow {
 impl PageList {
     /// Lists the pages of `space` that pass `filter`.
     pub fn build(space: &Tablespace, filter: &PageFilter) -> PageList {
+        let mut pages = Vec::new();
+        let findings = Self::stream(space, filter, &mut |r| pages.push(r.clone()));
+        PageList {
+            file: space.path().display().to_string(),
+            pages,
+            findings,
+        }
+    }
+
+    /// Hands each row of the listing to `on_row` as the scan reaches it,
+    /// keeping none (memory flat in the file's size); returns the findings.
+    pub fn stream(
+        space: &Tablespace,
+        filter: &PageFilter,
+        on_row: &mut dyn FnMut(&PageRow),
+    ) -> Vec<Finding> {
         let type_filter = filter.page_type.as_deref().map(|t| match t.parse::<u16>() {
             Ok(n) => TypeFilter::Code(n),
             Err(_) => TypeFilter::Name(t),
@@ -119,13 +135,8 @@ impl PageList {
         let mut collector = Collector {
             vendor: space.format().vendor,
             type_filter,
-            rows: Vec::new(),
+            on_row,
         };
-        let findings = scan(space, filter.range, &mut [&mut collector]);
-        PageList {
-            file: space.path().display().to_string(),
-            pages: collector.rows,
-            findings,
-        }
+        scan(space, filter.range, &mut [&mut collector])
     }
 }

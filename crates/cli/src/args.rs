@@ -25,6 +25,10 @@ pub struct Cli {
     /// for inside it (`test/t1.ibd`, `test/t1`).
     #[arg(long, global = true)]
     pub datadir: Option<PathBuf>,
+    /// No progress bar on stderr (it is shown only on a terminal, for scans
+    /// that take more than a second).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -2,6 +2,7 @@
 
 mod args;
 mod pictures;
+mod progress;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
@@ -264,7 +265,16 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     let options = OpenOptions {
         page_size: cli.page_size.map(|s| s.0),
     };
-    let open = |path: &std::path::Path| Tablespace::open(locate(cli, path), options);
+    // A bar on stderr for scans over a second (not under the browser, which
+    // owns the terminal).
+    let progress =
+        progress::Progress::start(cli.quiet || matches!(cli.command, Command::Browse { .. }));
+    let open = |path: &std::path::Path| {
+        Tablespace::open(locate(cli, path), options).map(|mut s| {
+            progress.attach(&mut s);
+            s
+        })
+    };
     let dict = dictionary(cli, options)?;
     if cli.format == Format::Csv && !matches!(cli.command, Command::Records { .. }) {
         return Err(CliError::Usage(
@@ -304,8 +314,34 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 page_type: page_type.clone(),
                 range: range.map(|r| (r.0, r.1)),
             };
-            let list = PageList::build(&space, &filter);
-            emit_report(cli.format, &list, text::pages);
+            // Streamed: one row written per page as the scan reaches it, so
+            // that memory stays flat however large the file.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let json = cli.format == Format::Json;
+            let mut rows = 0u64;
+            let head = if json {
+                json::pages_stream::head(&space.path().display().to_string())
+            } else {
+                text::pages_header()
+            };
+            let _ = out.write_all(head.as_bytes());
+            let findings = PageList::stream(&space, &filter, &mut |r| {
+                let line = if json {
+                    json::pages_stream::row(r, rows == 0)
+                } else {
+                    text::page_row(r)
+                };
+                rows += 1;
+                // A closed pipe (`| head`) is not an error worth reporting.
+                let _ = out.write_all(line.as_bytes());
+            });
+            let tail = if json {
+                json::pages_stream::tail(&findings, rows > 0)
+            } else {
+                text::pages_footer(&findings)
+            };
+            let _ = out.write_all(tail.as_bytes());
+            let _ = out.flush();
             Ok(0)
         }
         Command::Page { file, page } => {

@@ -130,35 +130,49 @@ pub fn summary(s: &Summary) -> String {
 
 /// The `pages` listing.
 pub fn pages(list: &PageList) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  note",
-        "page", "type", "lsn", "checksum", "lsn_ok", "index_id", "level", "recs"
-    );
+    let mut o = pages_header();
     for r in &list.pages {
-        let mut note = String::new();
-        if let (Some(p), Some(s)) = (r.copy_of_page, r.copy_of_space) {
-            let _ = write!(note, "doublewrite copy of space {s} page {p}");
-        }
-        if let Some(c) = r.compressed_bytes {
-            let _ = write!(note, "page-compressed, {c} bytes");
-        }
-        let _ = writeln!(
-            o,
-            "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}",
-            r.page,
-            r.page_type,
-            r.lsn,
-            r.checksum,
-            r.lsn_consistent
-                .map_or("-", |b| if b { "yes" } else { "NO" }),
-            opt(r.index_id),
-            opt(r.level),
-            opt(r.records),
-        );
+        o.push_str(&page_row(r));
     }
-    findings_block(&mut o, &list.findings, None);
+    o.push_str(&pages_footer(&list.findings));
+    o
+}
+
+/// The column heads of the `pages` listing.
+pub fn pages_header() -> String {
+    format!(
+        "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  note\n",
+        "page", "type", "lsn", "checksum", "lsn_ok", "index_id", "level", "recs"
+    )
+}
+
+/// One line of the `pages` listing.
+pub fn page_row(r: &innodb_analysis::PageRow) -> String {
+    let mut note = String::new();
+    if let (Some(p), Some(s)) = (r.copy_of_page, r.copy_of_space) {
+        let _ = write!(note, "doublewrite copy of space {s} page {p}");
+    }
+    if let Some(c) = r.compressed_bytes {
+        let _ = write!(note, "page-compressed, {c} bytes");
+    }
+    format!(
+        "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}\n",
+        r.page,
+        r.page_type,
+        r.lsn,
+        r.checksum,
+        r.lsn_consistent
+            .map_or("-", |b| if b { "yes" } else { "NO" }),
+        opt(r.index_id),
+        opt(r.level),
+        opt(r.records),
+    )
+}
+
+/// The findings block that ends the `pages` listing.
+pub fn pages_footer(findings: &[Finding]) -> String {
+    let mut o = String::new();
+    findings_block(&mut o, findings, None);
     o
 }
 

@@ -12,6 +12,8 @@ use innodb_format::fsp_header::{FspHeader, FSP_SPACE_FLAGS};
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::trx_sys::TRX_SYS_PAGE_NO;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Bytes read at a time by [`Tablespace::for_each_page`]: small enough to stay
 /// in the CPU cache between the read and the checksum (4 MiB chunks made the
@@ -52,6 +54,7 @@ pub struct Tablespace {
     fsp_header: Option<FspHeader>,
     doublewrite: Option<DoublewriteArea>,
     open_findings: Vec<Finding>,
+    progress: Option<Arc<AtomicU64>>,
 }
 
 impl Tablespace {
@@ -148,7 +151,14 @@ impl Tablespace {
             fsp_header,
             doublewrite,
             open_findings,
+            progress: None,
         })
+    }
+
+    /// Counts into `bytes` every byte the page scans ([`Self::for_each_page`])
+    /// read from now on, for a progress display.
+    pub fn count_progress(&mut self, bytes: Arc<AtomicU64>) {
+        self.progress = Some(bytes);
     }
 
     /// The file's path as given.
@@ -257,6 +267,9 @@ impl Tablespace {
             let want = &mut buf[..n * ps];
             match self.source.read_at(next * ps as u64, want) {
                 Ok(got) => {
+                    if let Some(p) = &self.progress {
+                        p.fetch_add(got as u64, Ordering::Relaxed);
+                    }
                     for (i, page) in want[..got - got % ps].chunks_exact(ps).enumerate() {
                         f((next + i as u64) as u32, Ok(page));
                     }

@@ -1,0 +1,83 @@
+//! A progress bar on stderr for scans that take more than a second: shown
+//! only when stderr is a terminal and `--quiet` is not given, cleared when
+//! the work is done. It counts the bytes the page scans read; a report that
+//! scans a file more than once shows which pass it is in.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use innodb_space::Tablespace;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long work runs before the bar appears.
+const DELAY: Duration = Duration::from_secs(1);
+
+/// The progress of one command.
+pub struct Progress {
+    read: Arc<AtomicU64>,
+    total: Arc<AtomicU64>,
+    done: Arc<AtomicBool>,
+    drawer: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    /// Starts watching; draws nothing when `quiet` or stderr is not a terminal.
+    pub fn start(quiet: bool) -> Progress {
+        let read = Arc::new(AtomicU64::new(0));
+        let total = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let drawer = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let (read, total, done) = (read.clone(), total.clone(), done.clone());
+            std::thread::spawn(move || draw(&read, &total, &done))
+        });
+        Progress {
+            read,
+            total,
+            done,
+            drawer,
+        }
+    }
+
+    /// Counts the page scans of `space` into the bar.
+    pub fn attach(&self, space: &mut Tablespace) {
+        let bytes = u64::from(space.page_count()) * space.format().physical_page_size() as u64;
+        self.total.fetch_add(bytes, Ordering::Relaxed);
+        space.count_progress(self.read.clone());
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(h) = self.drawer.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn draw(read: &AtomicU64, total: &AtomicU64, done: &AtomicBool) {
+    let start = Instant::now();
+    while start.elapsed() < DELAY {
+        if done.load(Ordering::Relaxed) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let bar = ProgressBar::new(total.load(Ordering::Relaxed).max(1));
+    if let Ok(style) = ProgressStyle::with_template(
+        "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} {elapsed}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    while !done.load(Ordering::Relaxed) {
+        let t = total.load(Ordering::Relaxed).max(1);
+        let r = read.load(Ordering::Relaxed);
+        bar.set_length(t);
+        bar.set_position(r % t);
+        bar.set_message(format!("scanning, pass {}", r / t + 1));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
