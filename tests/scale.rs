@@ -118,3 +118,102 @@ fn streamed_pages_listing_equals_the_whole_listing() {
         innodb_render::json::render(&list)
     );
 }
+
+/// `--datadir DIR summary|checksum|waste` without a file: one row per
+/// tablespace, each equal to the file's own report, in parallel, with the
+/// totals; page counts are the server's file sizes over its page size.
+#[test]
+fn datadir_reports_cover_every_tablespace() {
+    use serde_json::Value;
+    for config in ["p16k", "p4k-undo"] {
+        let dir = support::fixtures_dir().join(config).join("files");
+        let truth: Value = serde_json::from_slice(
+            &std::fs::read(support::fixtures_dir().join(config).join("truth.json")).unwrap(),
+        )
+        .unwrap();
+        let page_size = truth["page_size"].as_u64().unwrap();
+        for report in ["summary", "checksum", "waste"] {
+            let (v, out) =
+                support::run_json(["--datadir".as_ref(), dir.as_os_str(), report.as_ref()]);
+            assert!(
+                out.status.success(),
+                "{config} {report}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let files = v["files"].as_array().unwrap();
+            let expected = truth["files"].as_object().unwrap();
+            assert_eq!(files.len(), expected.len(), "{config} {report}");
+            let mut pages_total = 0;
+            for f in files {
+                let path = f["file"].as_str().unwrap();
+                let name = path
+                    .strip_prefix(&format!("{}/", dir.display()))
+                    .unwrap()
+                    .trim_end_matches(".gz");
+                // ROW_FORMAT=COMPRESSED files are in pages of the table's KEY_BLOCK_SIZE.
+                let zip = truth["tables"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|t| t["file"] == name)
+                    .and_then(|t| t["zip_page_size"].as_u64())
+                    .filter(|&z| z > 0);
+                let server_pages =
+                    expected[name]["bytes"].as_u64().unwrap() / zip.unwrap_or(page_size);
+                let ours = &f["report"];
+                let pages = match report {
+                    "summary" => ours["page_count"].as_u64(),
+                    "checksum" => ours["pages"].as_u64(),
+                    _ => ours["file_pages"].as_u64(),
+                }
+                .unwrap();
+                assert_eq!(pages, server_pages, "{config} {report} {name}");
+                pages_total += pages;
+                // The same report as the file's own.
+                let (single, _) = support::run_json([report.as_ref(), std::ffi::OsStr::new(path)]);
+                let single = if report == "checksum" {
+                    &single[0]
+                } else {
+                    &single
+                };
+                assert_eq!(ours, single, "{config} {report} {name}");
+            }
+            assert_eq!(v["totals"]["files"].as_u64().unwrap(), files.len() as u64);
+            assert_eq!(
+                v["totals"]["pages"].as_u64().unwrap(),
+                pages_total,
+                "{config} {report}"
+            );
+        }
+    }
+}
+
+/// A damaged file in a data directory: `checksum` says which, exits 1.
+#[test]
+fn datadir_checksum_finds_the_damaged_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("test")).unwrap();
+    let src = support::fixtures_dir().join("p16k/files");
+    support::gunzip_into(&src.join("ibdata1.gz"), tmp.path());
+    support::gunzip_into(&src.join("test/t_types.ibd.gz"), &tmp.path().join("test"));
+    let bad = support::gunzip_into(&src.join("test/t_random.ibd.gz"), &tmp.path().join("test"));
+    let mut bytes = std::fs::read(&bad).unwrap();
+    bytes[4 * 16384 + 500] ^= 0x10;
+    std::fs::write(&bad, &bytes).unwrap();
+    let (v, out) = support::run_json([
+        "--datadir".as_ref(),
+        tmp.path().as_os_str(),
+        "checksum".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let bad_files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| !f["report"]["bad_pages"].as_array().unwrap().is_empty())
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(bad_files.len(), 1);
+    assert!(bad_files[0].ends_with("test/t_random.ibd"));
+    assert_eq!(v["totals"]["bad_pages"], 1);
+}

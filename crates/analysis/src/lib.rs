@@ -3,6 +3,7 @@
 
 pub mod checksum_report;
 pub mod count_report;
+pub mod datadir_report;
 pub mod ddl;
 pub mod indexes;
 pub mod instant;

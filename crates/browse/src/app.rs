@@ -297,7 +297,7 @@ impl App {
             quit: false,
         };
         if path.is_dir() {
-            app.datadir = datadir_files(path);
+            app.datadir = innodb_analysis::datadir_report::tablespaces(path);
             if app.datadir.is_empty() {
                 return Err(format!("{}: no tablespace files in it", path.display()));
             }
@@ -1124,47 +1124,4 @@ fn move_selection(selected: &mut usize, n: usize, action: Action) {
         Action::End => last,
         _ => *selected,
     };
-}
-
-/// The tablespaces of a data directory: `ibdata*`, `undo*`, then every
-/// `.ibd` one level down, each possibly gzipped.
-pub fn datadir_files(dir: &Path) -> Vec<PathBuf> {
-    let mut top: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    let n = p
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    p.is_file()
-                        && (n.starts_with("ibdata")
-                            || n.starts_with("undo")
-                            || n.starts_with("mysql.ibd"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    top.sort();
-    let mut ibd: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .flat_map(|d| {
-                    std::fs::read_dir(d)
-                        .map(|rd| rd.flatten().map(|e| e.path()).collect::<Vec<_>>())
-                        .unwrap_or_default()
-                })
-                .filter(|p| {
-                    let n = p.to_string_lossy();
-                    n.ends_with(".ibd") || n.ends_with(".ibd.gz")
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    ibd.sort();
-    top.extend(ibd);
-    top
 }

@@ -85,8 +85,8 @@ pub enum PlotChoice {
 pub enum Command {
     /// What the file is: vendor, flags, page sizes, page types, LSN range, checksums.
     Summary {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory, a line each, and totals).
+        file: Option<PathBuf>,
     },
     /// One line per page: type, LSN, checksum; index id, level and records of index pages.
     Pages {
@@ -121,8 +121,8 @@ pub enum Command {
     },
     /// Where the file's pages go: used, reserved but unused, unused in fragment extents, free; per index and in total.
     Waste {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory, a line each, and totals).
+        file: Option<PathBuf>,
     },
     /// A map of every page, one row per extent and one cell per page, coloured by LSN age, page type, fill or owning index; in the terminal or as PNG.
     Heatmap {
@@ -247,8 +247,7 @@ pub enum Command {
     },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {
-        /// The tablespace files.
-        #[arg(required = true)]
+        /// The tablespace files (none with --datadir: every tablespace of the directory, a line each, and totals).
         files: Vec<PathBuf>,
         /// Threads per file (each checks a run of pages); 0 = one per CPU.
         #[arg(long, default_value_t = 1)]

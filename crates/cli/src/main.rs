@@ -1,12 +1,14 @@
 //! `innodb-inspect`: the command line.
 
 mod args;
+mod datadir;
 mod pictures;
 mod progress;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
+use innodb_analysis::datadir_report::{ChecksumTotals, SummaryTotals, WasteTotals};
 use innodb_analysis::ddl::{schema_from_ddl, with_old_temporal};
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
@@ -19,7 +21,7 @@ use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::undo_report::{UndoComparison, UndoReport, UndoSide};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_format::page_type::PageType;
-use innodb_render::{json, space_text, text, OutputFormat};
+use innodb_render::{datadir_text, json, space_text, text, OutputFormat};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, SpaceError, Tablespace};
 use std::io::IsTerminal;
@@ -282,7 +284,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         ));
     }
     match &cli.command {
-        Command::Summary { file } => {
+        Command::Summary { file: None } => {
+            let r = datadir::over(cli, options, "summary", |space| Ok(Summary::build(space)))?;
+            let r = datadir::with_totals(r, SummaryTotals::of);
+            emit_report(cli.format, &r, datadir_text::summary);
+            Ok(0)
+        }
+        Command::Summary { file: Some(file) } => {
             let s = Summary::build(&open(file)?);
             emit_report(cli.format, &s, text::summary);
             Ok(0)
@@ -437,7 +445,17 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, space_text::segments);
             Ok(0)
         }
-        Command::Waste { file } => {
+        Command::Waste { file: None } => {
+            let r = datadir::over(cli, options, "waste", |space| {
+                SpaceAccount::build(space)
+                    .map(|a| WasteReport::new(space, &a))
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())
+            })?;
+            let r = datadir::with_totals(r, WasteTotals::of);
+            emit_report(cli.format, &r, datadir_text::waste);
+            Ok(0)
+        }
+        Command::Waste { file: Some(file) } => {
             let space = open(file)?;
             let mut r = WasteReport::new(&space, &account(&space)?);
             name_indexes(
@@ -664,6 +682,24 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 Format::Csv => text::records_csv(&r),
             });
             Ok(0)
+        }
+        Command::Checksum { files, threads } if files.is_empty() => {
+            // Files in parallel; each file on one thread unless asked.
+            let threads = (*threads).max(1);
+            let r = datadir::over(cli, options, "checksum", |space| {
+                Ok(ChecksumReport::build_threads(space, threads))
+            })?;
+            let r = datadir::with_totals(r, ChecksumTotals::of);
+            let bad = r.totals.bad_pages + r.totals.lsn_mismatches + r.totals.unverifiable > 0;
+            let fatal = r.totals.errors > 0;
+            emit_report(cli.format, &r, datadir_text::checksum);
+            Ok(if fatal {
+                EXIT_FATAL
+            } else if bad {
+                EXIT_BAD_PAGES
+            } else {
+                0
+            })
         }
         Command::Checksum { files, threads } => {
             let threads = match threads {

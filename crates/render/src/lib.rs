@@ -2,6 +2,7 @@
 //! Nothing here reads a file or a page.
 
 pub mod ansi;
+pub mod datadir_text;
 pub mod json;
 pub mod png;
 

@@ -1,0 +1,152 @@
+//! Reports over a data directory as text: one line per file, then the totals.
+
+use innodb_analysis::datadir_report::{
+    ChecksumTotals, DatadirReport, FileResult, SummaryTotals, WasteTotals,
+};
+use innodb_analysis::space_reports::WasteReport;
+use innodb_analysis::{ChecksumReport, Summary};
+use std::fmt::Write;
+
+/// The file name relative to the data directory.
+fn short<'a>(dir: &str, file: &'a str) -> &'a str {
+    file.strip_prefix(dir)
+        .map(|f| f.trim_start_matches('/'))
+        .unwrap_or(file)
+}
+
+fn errors<R>(o: &mut String, dir: &str, files: &[FileResult<R>]) {
+    for f in files {
+        if let Some(e) = &f.error {
+            let _ = writeln!(o, "  {}: {e}", short(dir, &f.file));
+        }
+    }
+}
+
+/// `--datadir DIR summary`.
+pub fn summary(r: &DatadirReport<Summary, SummaryTotals>) -> String {
+    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let _ = writeln!(
+        o,
+        "{:<36} {:>8} {:>6} {:>10} {:>14} {:>6} {:>6} {:>8}  format",
+        "file", "space", "page", "pages", "bytes", "bad", "lsn!", "zero"
+    );
+    for f in &r.files {
+        let Some(s) = &f.report else { continue };
+        let _ = writeln!(
+            o,
+            "{:<36} {:>8} {:>6} {:>10} {:>14} {:>6} {:>6} {:>8}  {}",
+            short(&r.datadir, &f.file),
+            s.space_id,
+            format!("{}k", s.page_size / 1024),
+            s.page_count,
+            f.bytes,
+            s.bad_checksums,
+            s.lsn_mismatches,
+            s.all_zero_pages,
+            s.format
+        );
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "{:<36} {:>8} {:>6} {:>10} {:>14} {:>6} {:>6} {:>8}",
+        format!("total: {} files", t.files),
+        "",
+        "",
+        t.pages,
+        t.bytes,
+        t.bad_checksums,
+        t.lsn_mismatches,
+        t.all_zero_pages
+    );
+    let types: Vec<String> = t
+        .page_types
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(o, "\nPage types: {}", types.join(", "));
+    if t.errors > 0 {
+        let _ = writeln!(o, "\nFiles that could not be read ({}):", t.errors);
+        errors(&mut o, &r.datadir, &r.files);
+    }
+    o
+}
+
+/// `--datadir DIR checksum`.
+pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
+    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>6} {:>6} {:>6}  verdict",
+        "file", "pages", "bad", "lsn!", "unver"
+    );
+    for f in &r.files {
+        let Some(c) = &f.report else { continue };
+        let _ = writeln!(
+            o,
+            "{:<36} {:>10} {:>6} {:>6} {:>6}  {}",
+            short(&r.datadir, &f.file),
+            c.pages,
+            c.bad_pages.len(),
+            c.lsn_mismatches.len(),
+            c.unverifiable.len(),
+            if c.all_valid() { "ok" } else { "NOT VALID" }
+        );
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>6} {:>6} {:>6}",
+        format!("total: {} files", t.files),
+        t.pages,
+        t.bad_pages,
+        t.lsn_mismatches,
+        t.unverifiable
+    );
+    if t.errors > 0 {
+        let _ = writeln!(o, "\nFiles that could not be read ({}):", t.errors);
+        errors(&mut o, &r.datadir, &r.files);
+    }
+    o
+}
+
+/// `--datadir DIR waste`.
+pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
+    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}",
+        "file", "pages", "used", "reserved", "frag_free", "free", "waste%"
+    );
+    for f in &r.files {
+        let Some(w) = &f.report else { continue };
+        let _ = writeln!(
+            o,
+            "{:<36} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7.2}",
+            short(&r.datadir, &f.file),
+            w.header.file_pages,
+            w.used_pages,
+            w.reserved_unused_pages,
+            w.fragment_unused_pages,
+            w.free_pages,
+            w.waste_percent
+        );
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7.2}",
+        format!("total: {} files", t.files),
+        t.pages,
+        t.used_pages,
+        t.reserved_unused_pages,
+        t.fragment_unused_pages,
+        t.free_pages,
+        t.waste_percent
+    );
+    if t.errors > 0 {
+        let _ = writeln!(o, "\nFiles without a space map ({}):", t.errors);
+        errors(&mut o, &r.datadir, &r.files);
+    }
+    o
+}
