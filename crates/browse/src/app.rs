@@ -400,23 +400,16 @@ impl App {
         }
     }
 
-    /// Index names from the dictionary, for legends.
+    /// Index names from the schema (dictionary or SDI), for legends.
     fn index_names(&self) -> HashMap<u64, String> {
-        let (Some(f), Some(d)) = (&self.file, &self.ctx.dict) else {
+        let Some(schema) = self.file.as_ref().and_then(|f| f.schema.as_ref()) else {
             return HashMap::new();
         };
-        f.schema
-            .as_ref()
-            .map(|s| {
-                s.indexes
-                    .iter()
-                    .map(|i| (i.id, format!("{}.{}", s.table, i.name)))
-                    .collect()
-            })
-            .unwrap_or_else(|| {
-                let _ = d;
-                HashMap::new()
-            })
+        schema
+            .indexes
+            .iter()
+            .map(|i| (i.id, format!("{}.{}", schema.table, i.name)))
+            .collect()
     }
 
     fn ensure_indexes(&mut self) {
