@@ -132,7 +132,7 @@ fn datadir_reports_cover_every_tablespace() {
         )
         .unwrap();
         let page_size = truth["page_size"].as_u64().unwrap();
-        for report in ["summary", "checksum", "waste"] {
+        for report in ["summary", "checksum", "waste", "indexes"] {
             let (v, out) =
                 support::run_json(["--datadir".as_ref(), dir.as_os_str(), report.as_ref()]);
             assert!(
@@ -170,7 +170,13 @@ fn datadir_reports_cover_every_tablespace() {
                 assert_eq!(pages, server_pages, "{config} {report} {name}");
                 pages_total += pages;
                 // The same report as the file's own.
-                let (single, _) = support::run_json([report.as_ref(), std::ffi::OsStr::new(path)]);
+                // With the same --datadir, so that indexes get the same names.
+                let (single, _) = support::run_json([
+                    "--datadir".as_ref(),
+                    dir.as_os_str(),
+                    report.as_ref(),
+                    std::ffi::OsStr::new(path),
+                ]);
                 let single = if report == "checksum" {
                     &single[0]
                 } else {
@@ -179,11 +185,20 @@ fn datadir_reports_cover_every_tablespace() {
                 assert_eq!(ours, single, "{config} {report} {name}");
             }
             assert_eq!(v["totals"]["files"].as_u64().unwrap(), files.len() as u64);
-            assert_eq!(
-                v["totals"]["pages"].as_u64().unwrap(),
-                pages_total,
-                "{config} {report}"
-            );
+            if report == "indexes" {
+                let records: u64 = files
+                    .iter()
+                    .flat_map(|f| f["report"]["indexes"].as_array().unwrap())
+                    .map(|i| i["records"].as_u64().unwrap())
+                    .sum();
+                assert_eq!(v["totals"]["records"].as_u64().unwrap(), records);
+            } else {
+                assert_eq!(
+                    v["totals"]["pages"].as_u64().unwrap(),
+                    pages_total,
+                    "{config} {report}"
+                );
+            }
         }
     }
 }

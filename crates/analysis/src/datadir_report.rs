@@ -230,3 +230,42 @@ impl WasteTotals {
         }
     }
 }
+
+/// Totals of `indexes` over a data directory.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IndexesTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files whose space map could not be read.
+    pub errors: usize,
+    /// Indexes walked.
+    pub indexes: usize,
+    /// Pages of all trees.
+    pub pages: u64,
+    /// Leaf records of all indexes (rows, counted once per index).
+    pub records: u64,
+    /// Findings of the walks.
+    pub findings: usize,
+}
+
+impl IndexesTotals {
+    /// The totals of `files`.
+    pub fn of(files: &[FileResult<crate::indexes::IndexesReport>]) -> Self {
+        let reports = || files.iter().filter_map(|f| f.report.as_ref());
+        IndexesTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+            indexes: reports().map(|r| r.indexes.len()).sum(),
+            pages: sum(files, |r| {
+                r.indexes
+                    .iter()
+                    .map(|i| i.pages_per_level.iter().sum::<u64>())
+                    .sum()
+            }),
+            records: sum(files, |r| r.indexes.iter().map(|i| i.records).sum()),
+            findings: reports()
+                .map(|r| r.findings.findings_by_kind.values().sum::<u64>() as usize)
+                .sum(),
+        }
+    }
+}

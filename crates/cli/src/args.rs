@@ -168,8 +168,8 @@ pub enum Command {
     },
     /// Every index: levels, pages per level, records (COUNT(*)), delete-marked records, fill, leaf-chain locality.
     Indexes {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory, and totals).
+        file: Option<PathBuf>,
     },
     /// One index's pages in key order, level by level: records, data, free and garbage bytes, fill, smallest key bytes.
     Tree {

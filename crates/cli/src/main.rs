@@ -8,7 +8,7 @@ mod progress;
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
-use innodb_analysis::datadir_report::{ChecksumTotals, SummaryTotals, WasteTotals};
+use innodb_analysis::datadir_report::{ChecksumTotals, IndexesTotals, SummaryTotals, WasteTotals};
 use innodb_analysis::ddl::{schema_from_ddl, with_old_temporal};
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
@@ -447,9 +447,15 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Waste { file: None } => {
             let r = datadir::over(cli, options, "waste", |space| {
-                SpaceAccount::build(space)
+                let mut r = SpaceAccount::build(space)
                     .map(|a| WasteReport::new(space, &a))
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
+                name_indexes(
+                    &dict,
+                    space.space_id(),
+                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+                );
+                Ok(r)
             })?;
             let r = datadir::with_totals(r, WasteTotals::of);
             emit_report(cli.format, &r, datadir_text::waste);
@@ -466,7 +472,23 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, space_text::waste);
             Ok(0)
         }
-        Command::Indexes { file } => {
+        Command::Indexes { file: None } => {
+            let r = datadir::over(cli, options, "indexes", |space| {
+                let a = IndexAnalysis::build(space)
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
+                let mut r = IndexesReport::new(space, &a);
+                name_indexes(
+                    &dict,
+                    space.space_id(),
+                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+                );
+                Ok(r)
+            })?;
+            let r = datadir::with_totals(r, IndexesTotals::of);
+            emit_report(cli.format, &r, datadir_text::indexes);
+            Ok(0)
+        }
+        Command::Indexes { file: Some(file) } => {
             let space = open(file)?;
             let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
             let mut r = IndexesReport::new(&space, &a);

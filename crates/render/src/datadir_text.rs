@@ -150,3 +150,53 @@ pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
     }
     o
 }
+
+/// `--datadir DIR indexes`.
+pub fn indexes(
+    r: &DatadirReport<
+        innodb_analysis::indexes::IndexesReport,
+        innodb_analysis::datadir_report::IndexesTotals,
+    >,
+) -> String {
+    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7} {:>9}",
+        "file", "index_id", "levels", "pages", "records", "fill%", "findings"
+    );
+    for f in &r.files {
+        let Some(rep) = &f.report else { continue };
+        let _ = writeln!(o, "{}", short(&r.datadir, &f.file));
+        for i in &rep.indexes {
+            let _ = writeln!(
+                o,
+                "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7.1} {:>9}  {}",
+                "",
+                i.index_id,
+                i.levels,
+                i.pages_per_level.iter().sum::<u64>(),
+                i.records,
+                i.fill * 100.0,
+                i.findings,
+                i.name.as_deref().unwrap_or("")
+            );
+        }
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7} {:>9}",
+        format!("total: {} files", t.files),
+        format!("{} idx", t.indexes),
+        "",
+        t.pages,
+        t.records,
+        "",
+        t.findings
+    );
+    if t.errors > 0 {
+        let _ = writeln!(o, "\nFiles without a space map ({}):", t.errors);
+        errors(&mut o, &r.datadir, &r.files);
+    }
+    o
+}
