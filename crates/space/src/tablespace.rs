@@ -22,6 +22,9 @@ use std::sync::Arc;
 /// calls negligible (16 KiB reads were slower again).
 const SCAN_CHUNK_BYTES: usize = 128 << 10;
 
+/// Alignment of the scan buffer.
+const READ_ALIGN: usize = 4096;
+
 /// Options for opening a tablespace.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenOptions {
@@ -259,7 +262,12 @@ impl Tablespace {
             return;
         }
         let per_chunk = (SCAN_CHUNK_BYTES / ps).max(1);
-        let mut buf = vec![0u8; per_chunk * ps];
+        // The buffer starts on a 4 KiB boundary, as innochecksum's does: the
+        // kernel's copy out of the page cache into a misaligned buffer was
+        // measurably slower (it is most of a scan's time).
+        let mut backing = vec![0u8; per_chunk * ps + READ_ALIGN];
+        let skip = backing.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN);
+        let buf = &mut backing[skip..skip + per_chunk * ps];
         let mut next = u64::from(first);
         let end = u64::from(last) + 1;
         while next < end {
