@@ -269,3 +269,22 @@ impl IndexesTotals {
         }
     }
 }
+
+/// Totals of a report that has no sums of its own: how many files.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files that gave no report.
+    pub errors: usize,
+}
+
+impl FileTotals {
+    /// The totals of `files`.
+    pub fn of<R>(files: &[FileResult<R>]) -> Self {
+        FileTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+        }
+    }
+}

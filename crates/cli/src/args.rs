@@ -116,8 +116,8 @@ pub enum Command {
     },
     /// Every file segment (owner, fragment pages, extents by list, reserved and used pages) and every index.
     Segments {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory).
+        file: Option<PathBuf>,
     },
     /// Where the file's pages go: used, reserved but unused, unused in fragment extents, free; per index and in total.
     Waste {
@@ -184,8 +184,8 @@ pub enum Command {
     },
     /// Page fill histograms per index and level.
     Fill {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory).
+        file: Option<PathBuf>,
     },
     /// Undo logs: rollback segments, the history list waiting for purge, undo segments by state, records by table and by transaction.
     Undo {
@@ -219,8 +219,8 @@ pub enum Command {
     },
     /// Per index: the exact row count beside a sampled estimate (random dives, as InnoDB's statistics) and DATA_LENGTH / AVG_ROW_LENGTH.
     Count {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory).
+        file: Option<PathBuf>,
         /// Leaf pages to sample per index.
         #[arg(long, default_value_t = innodb_analysis::count_report::DEFAULT_SAMPLE_PAGES)]
         sample_pages: usize,

@@ -8,7 +8,9 @@ mod progress;
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
 use innodb_analysis::count_report::CountReport;
-use innodb_analysis::datadir_report::{ChecksumTotals, IndexesTotals, SummaryTotals, WasteTotals};
+use innodb_analysis::datadir_report::{
+    ChecksumTotals, FileTotals, IndexesTotals, SummaryTotals, WasteTotals,
+};
 use innodb_analysis::ddl::{schema_from_ddl, with_old_temporal};
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
@@ -434,7 +436,25 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                 *color,
             )
         }
-        Command::Segments { file } => {
+        Command::Segments { file: None } => {
+            let r = datadir::over(cli, options, "segments", |space| {
+                let mut r = SpaceAccount::build(space)
+                    .map(|a| SegmentsReport::new(space, &a))
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
+                name_indexes(
+                    &dict,
+                    space.space_id(),
+                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+                );
+                Ok(r)
+            })?;
+            let r = datadir::with_totals(r, FileTotals::of);
+            emit_report(cli.format, &r, |r| {
+                datadir_text::each(r, space_text::segments)
+            });
+            Ok(0)
+        }
+        Command::Segments { file: Some(file) } => {
             let space = open(file)?;
             let mut r = SegmentsReport::new(&space, &account(&space)?);
             name_indexes(
@@ -500,7 +520,23 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, space_text::indexes);
             Ok(0)
         }
-        Command::Fill { file } => {
+        Command::Fill { file: None } => {
+            let r = datadir::over(cli, options, "fill", |space| {
+                let a = IndexAnalysis::build(space)
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
+                let mut r = IndexesReport::new(space, &a);
+                name_indexes(
+                    &dict,
+                    space.space_id(),
+                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+                );
+                Ok(r)
+            })?;
+            let r = datadir::with_totals(r, FileTotals::of);
+            emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::fill));
+            Ok(0)
+        }
+        Command::Fill { file: Some(file) } => {
             let space = open(file)?;
             let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
             let mut r = IndexesReport::new(&space, &a);
@@ -642,7 +678,26 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             Ok(0)
         }
         Command::Count {
-            file,
+            file: None,
+            sample_pages,
+            seed,
+        } => {
+            let r = datadir::over(cli, options, "count", |space| {
+                let mut r = CountReport::build(space, *sample_pages, *seed)
+                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
+                name_indexes(
+                    &dict,
+                    space.space_id(),
+                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
+                );
+                Ok(r)
+            })?;
+            let r = datadir::with_totals(r, FileTotals::of);
+            emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::count));
+            Ok(0)
+        }
+        Command::Count {
+            file: Some(file),
             sample_pages,
             seed,
         } => {

@@ -200,3 +200,28 @@ pub fn indexes(
     }
     o
 }
+
+/// Any report over a data directory: each file's own text report under a
+/// heading, then how many files there were.
+pub fn each<R>(
+    r: &DatadirReport<R, innodb_analysis::datadir_report::FileTotals>,
+    text: impl Fn(&R) -> String,
+) -> String {
+    let mut o = format!("Data directory {}\n", r.datadir);
+    for f in &r.files {
+        let _ = writeln!(o, "\n=== {} ===", short(&r.datadir, &f.file));
+        match (&f.report, &f.error) {
+            (Some(rep), _) => o.push_str(&text(rep)),
+            (None, Some(e)) => {
+                let _ = writeln!(o, "no report: {e}");
+            }
+            (None, None) => {}
+        }
+    }
+    let _ = writeln!(
+        o,
+        "\n{} files, {} without a report",
+        r.totals.files, r.totals.errors
+    );
+    o
+}
