@@ -250,6 +250,54 @@ fn undo_spaces(
     Ok((system, undo))
 }
 
+/// Why a report needs page 0, in a data directory's per-file line.
+fn no_map_text(_: NoSpaceMap) -> String {
+    "page 0 is unusable: no space map".into()
+}
+
+/// `segments` of one file, its indexes named from the dictionary.
+fn segments_report(
+    space: &Tablespace,
+    dict: &Option<Dictionary>,
+) -> Result<SegmentsReport, NoSpaceMap> {
+    let mut r = SegmentsReport::new(space, &SpaceAccount::build(space)?);
+    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
+    name_indexes(dict, space.space_id(), rows);
+    Ok(r)
+}
+
+/// `waste` of one file, its indexes named from the dictionary.
+fn waste_report(space: &Tablespace, dict: &Option<Dictionary>) -> Result<WasteReport, NoSpaceMap> {
+    let mut r = WasteReport::new(space, &SpaceAccount::build(space)?);
+    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
+    name_indexes(dict, space.space_id(), rows);
+    Ok(r)
+}
+
+/// `indexes` (and `fill`) of one file, its indexes named from the dictionary.
+fn indexes_report(
+    space: &Tablespace,
+    dict: &Option<Dictionary>,
+) -> Result<IndexesReport, NoSpaceMap> {
+    let mut r = IndexesReport::new(space, &IndexAnalysis::build(space)?);
+    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
+    name_indexes(dict, space.space_id(), rows);
+    Ok(r)
+}
+
+/// `count` of one file, its indexes named from the dictionary.
+fn count_report(
+    space: &Tablespace,
+    dict: &Option<Dictionary>,
+    sample_pages: usize,
+    seed: u64,
+) -> Result<CountReport, NoSpaceMap> {
+    let mut r = CountReport::build(space, sample_pages, seed)?;
+    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
+    name_indexes(dict, space.space_id(), rows);
+    Ok(r)
+}
+
 /// The space map with every page accounted for, or why there is none.
 fn account(space: &Tablespace) -> Result<SpaceAccount, CliError> {
     SpaceAccount::build(space).map_err(|e| no_map(space, e))
@@ -437,16 +485,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             )
         }
         Command::Segments { file: None } => {
-            let r = datadir::over(cli, options, "segments", |space| {
-                let mut r = SpaceAccount::build(space)
-                    .map(|a| SegmentsReport::new(space, &a))
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
-                name_indexes(
-                    &dict,
-                    space.space_id(),
-                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-                );
-                Ok(r)
+            let r = datadir::over(cli, options, "segments", |s| {
+                segments_report(s, &dict).map_err(no_map_text)
             })?;
             let r = datadir::with_totals(r, FileTotals::of);
             emit_report(cli.format, &r, |r| {
@@ -456,26 +496,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Segments { file: Some(file) } => {
             let space = open(file)?;
-            let mut r = SegmentsReport::new(&space, &account(&space)?);
-            name_indexes(
-                &dict,
-                space.space_id(),
-                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-            );
+            let r = segments_report(&space, &dict).map_err(|e| no_map(&space, e))?;
             emit_report(cli.format, &r, space_text::segments);
             Ok(0)
         }
         Command::Waste { file: None } => {
-            let r = datadir::over(cli, options, "waste", |space| {
-                let mut r = SpaceAccount::build(space)
-                    .map(|a| WasteReport::new(space, &a))
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
-                name_indexes(
-                    &dict,
-                    space.space_id(),
-                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-                );
-                Ok(r)
+            let r = datadir::over(cli, options, "waste", |s| {
+                waste_report(s, &dict).map_err(no_map_text)
             })?;
             let r = datadir::with_totals(r, WasteTotals::of);
             emit_report(cli.format, &r, datadir_text::waste);
@@ -483,26 +510,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Waste { file: Some(file) } => {
             let space = open(file)?;
-            let mut r = WasteReport::new(&space, &account(&space)?);
-            name_indexes(
-                &dict,
-                space.space_id(),
-                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-            );
+            let r = waste_report(&space, &dict).map_err(|e| no_map(&space, e))?;
             emit_report(cli.format, &r, space_text::waste);
             Ok(0)
         }
         Command::Indexes { file: None } => {
-            let r = datadir::over(cli, options, "indexes", |space| {
-                let a = IndexAnalysis::build(space)
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
-                let mut r = IndexesReport::new(space, &a);
-                name_indexes(
-                    &dict,
-                    space.space_id(),
-                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-                );
-                Ok(r)
+            let r = datadir::over(cli, options, "indexes", |s| {
+                indexes_report(s, &dict).map_err(no_map_text)
             })?;
             let r = datadir::with_totals(r, IndexesTotals::of);
             emit_report(cli.format, &r, datadir_text::indexes);
@@ -510,27 +524,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Indexes { file: Some(file) } => {
             let space = open(file)?;
-            let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
-            let mut r = IndexesReport::new(&space, &a);
-            name_indexes(
-                &dict,
-                space.space_id(),
-                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-            );
+            let r = indexes_report(&space, &dict).map_err(|e| no_map(&space, e))?;
             emit_report(cli.format, &r, space_text::indexes);
             Ok(0)
         }
         Command::Fill { file: None } => {
-            let r = datadir::over(cli, options, "fill", |space| {
-                let a = IndexAnalysis::build(space)
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
-                let mut r = IndexesReport::new(space, &a);
-                name_indexes(
-                    &dict,
-                    space.space_id(),
-                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-                );
-                Ok(r)
+            let r = datadir::over(cli, options, "fill", |s| {
+                indexes_report(s, &dict).map_err(no_map_text)
             })?;
             let r = datadir::with_totals(r, FileTotals::of);
             emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::fill));
@@ -538,13 +538,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         }
         Command::Fill { file: Some(file) } => {
             let space = open(file)?;
-            let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
-            let mut r = IndexesReport::new(&space, &a);
-            name_indexes(
-                &dict,
-                space.space_id(),
-                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-            );
+            let r = indexes_report(&space, &dict).map_err(|e| no_map(&space, e))?;
             emit_report(cli.format, &r, space_text::fill);
             Ok(0)
         }
@@ -682,15 +676,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             sample_pages,
             seed,
         } => {
-            let r = datadir::over(cli, options, "count", |space| {
-                let mut r = CountReport::build(space, *sample_pages, *seed)
-                    .map_err(|_| "page 0 is unusable: no space map".to_string())?;
-                name_indexes(
-                    &dict,
-                    space.space_id(),
-                    r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-                );
-                Ok(r)
+            let r = datadir::over(cli, options, "count", |s| {
+                count_report(s, &dict, *sample_pages, *seed).map_err(no_map_text)
             })?;
             let r = datadir::with_totals(r, FileTotals::of);
             emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::count));
@@ -702,13 +689,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             seed,
         } => {
             let space = open(file)?;
-            let mut r =
-                CountReport::build(&space, *sample_pages, *seed).map_err(|e| no_map(&space, e))?;
-            name_indexes(
-                &dict,
-                space.space_id(),
-                r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name)),
-            );
+            let r =
+                count_report(&space, &dict, *sample_pages, *seed).map_err(|e| no_map(&space, e))?;
             emit_report(cli.format, &r, space_text::count);
             Ok(0)
         }
