@@ -133,7 +133,7 @@ fn datadir_reports_cover_every_tablespace() {
         .unwrap();
         let page_size = truth["page_size"].as_u64().unwrap();
         for report in [
-            "summary", "checksum", "waste", "indexes", "segments", "fill", "count",
+            "summary", "checksum", "waste", "indexes", "segments", "fill", "count", "extents",
         ] {
             let (v, out) =
                 support::run_json(["--datadir".as_ref(), dir.as_os_str(), report.as_ref()]);
@@ -187,7 +187,7 @@ fn datadir_reports_cover_every_tablespace() {
                 assert_eq!(ours, single, "{config} {report} {name}");
             }
             assert_eq!(v["totals"]["files"].as_u64().unwrap(), files.len() as u64);
-            if ["segments", "fill", "count"].contains(&report) {
+            if ["segments", "fill", "count", "extents"].contains(&report) {
                 assert_eq!(v["totals"]["errors"].as_u64().unwrap(), 0);
             } else if report == "indexes" {
                 let records: u64 = files

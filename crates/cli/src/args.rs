@@ -108,8 +108,8 @@ pub enum Command {
     },
     /// Every extent: state, owner and used pages, with a map of every page coloured by owner.
     Extents {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory).
+        file: Option<PathBuf>,
         /// Colour the page map: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,

@@ -407,7 +407,23 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &d, text::page);
             Ok(0)
         }
-        Command::Extents { file, color } => {
+        Command::Extents { file: None, color } => {
+            let r = datadir::over(cli, options, "extents", |s| {
+                SpaceAccount::build(s)
+                    .map(|a| ExtentsReport::new(s, &a))
+                    .map_err(no_map_text)
+            })?;
+            let r = datadir::with_totals(r, FileTotals::of);
+            let colour = colour_on(*color);
+            emit_report(cli.format, &r, |r| {
+                datadir_text::each(r, |e| space_text::extents(e, colour))
+            });
+            Ok(0)
+        }
+        Command::Extents {
+            file: Some(file),
+            color,
+        } => {
             let space = open(file)?;
             let account = account(&space)?;
             let r = ExtentsReport::new(&space, &account);
