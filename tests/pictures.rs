@@ -489,3 +489,29 @@ fn no_colour_when_piped_or_no_color() {
         .unwrap();
     assert!(!String::from_utf8(out.stdout).unwrap().contains('\x1b'));
 }
+
+/// Several colourings from one scan are the maps each makes on its own.
+#[test]
+fn one_scan_makes_the_same_maps_as_one_scan_each() {
+    let all = [
+        HeatmapBy::LsnAge,
+        HeatmapBy::PageType,
+        HeatmapBy::Fill,
+        HeatmapBy::Index,
+    ];
+    for (config, name) in [("p16k", "test/t_sec_before.ibd"), ("p4k", "ibdata1")] {
+        let space = open(&fixture(config, name));
+        let map = SpaceMap::read(&space).ok();
+        let (together, _) = heatmap::build_many(
+            &space,
+            map.as_ref(),
+            &all,
+            &no_names,
+            &mut innodb_analysis::scan::NoObserver,
+        );
+        assert_eq!(together.len(), all.len());
+        for (by, raster) in all.iter().zip(&together) {
+            assert_eq!(*raster, build(&space, *by), "{config}/{name} {by:?}");
+        }
+    }
+}

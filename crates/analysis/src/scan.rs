@@ -9,6 +9,13 @@ pub trait PageConsumer {
     fn page(&mut self, check: &PageCheck, bytes: &[u8]);
 }
 
+/// A consumer that looks at nothing (for a scan that needs no observer).
+pub struct NoObserver;
+
+impl PageConsumer for NoObserver {
+    fn page(&mut self, _: &PageCheck, _: &[u8]) {}
+}
+
 /// Checks every page (or those in `range`) once and hands each result to every
 /// consumer. Returns the findings: those from opening the file, then those of
 /// each page in order; a page that cannot be read is an `unreadable` finding.

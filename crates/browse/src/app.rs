@@ -358,9 +358,9 @@ impl App {
             cursor: 0,
             by: HeatmapBy::PageType,
         });
-        self.ensure_map(HeatmapBy::PageType);
-        // The owner map gives the side panel its waste totals.
-        self.ensure_map(HeatmapBy::Index);
+        // The owner map gives the side panel its waste totals: both maps
+        // come from one scan.
+        self.ensure_maps(HeatmapBy::PageType, Some(HeatmapBy::Index));
         Ok(())
     }
 
@@ -382,18 +382,27 @@ impl App {
 
     /// Starts making the map of `by` unless it is made or being made.
     fn ensure_map(&mut self, by: HeatmapBy) {
-        if self.maps.contains_key(by.name())
-            || self.jobs.iter().any(|j| j.kind == JobKind::Heatmap(by))
-        {
+        self.ensure_maps(by, None);
+    }
+
+    /// Starts making, in one scan, those of the maps of `by` and `also`
+    /// that are neither made nor being made.
+    fn ensure_maps(&mut self, by: HeatmapBy, also: Option<HeatmapBy>) {
+        let wanted = |b: HeatmapBy| {
+            !self.maps.contains_key(b.name()) && !self.jobs.iter().any(|j| j.makes_map(b))
+        };
+        let mut todo = std::iter::once(by).chain(also).filter(|&b| wanted(b));
+        let Some(first) = todo.next() else {
             return;
-        }
+        };
+        let second = todo.next();
         if let Some(f) = &self.file {
             let names = self.index_names();
             self.jobs.push(Job::heatmap(
                 f.path.clone(),
                 self.ctx.options,
                 f.map.clone(),
-                by,
+                (first, second),
                 names,
                 u64::from(f.space.page_count()),
             ));
@@ -486,8 +495,10 @@ impl App {
 
     fn ingest(&mut self, d: JobDone) {
         match d {
-            JobDone::Heatmap(by, raster, findings) => {
-                self.maps.insert(by.name(), Arc::new(raster));
+            JobDone::Heatmaps(maps, findings) => {
+                for (by, raster) in maps {
+                    self.maps.insert(by.name(), Arc::new(raster));
+                }
                 if self.scan_findings.is_none() {
                     self.scan_findings = Some(findings);
                 }

@@ -18,8 +18,8 @@ use std::sync::Arc;
 /// What a job makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobKind {
-    /// The map of one colouring.
-    Heatmap(HeatmapBy),
+    /// The maps of one colouring, or two, from one scan.
+    Heatmap(HeatmapBy, Option<HeatmapBy>),
     /// The index report.
     Indexes,
     /// The typed rows of one index.
@@ -30,7 +30,10 @@ impl JobKind {
     /// What it does, for the status line.
     pub fn describe(&self) -> String {
         match self {
-            JobKind::Heatmap(by) => format!("scanning pages for the {} map", by.name()),
+            JobKind::Heatmap(by, None) => format!("scanning pages for the {} map", by.name()),
+            JobKind::Heatmap(a, Some(b)) => {
+                format!("scanning pages for the {} and {} maps", a.name(), b.name())
+            }
             JobKind::Indexes => "walking the indexes".into(),
             JobKind::Rows(id) => format!("reading the rows of index {id}"),
         }
@@ -39,8 +42,8 @@ impl JobKind {
 
 /// A finished job's result.
 pub enum JobDone {
-    /// A map and the scan's findings.
-    Heatmap(HeatmapBy, Raster, Vec<Finding>),
+    /// Maps, with their colourings, and the scan's findings.
+    Heatmaps(Vec<(HeatmapBy, Raster)>, Vec<Finding>),
     /// The index report.
     Indexes(Result<IndexesReport, String>),
     /// Typed rows.
@@ -89,16 +92,17 @@ fn spawn(
 }
 
 impl Job {
-    /// The map of `by`.
+    /// The map of `by`, and of `also` from the same scan.
     pub fn heatmap(
         path: PathBuf,
         options: OpenOptions,
         map: Option<Arc<SpaceMap>>,
-        by: HeatmapBy,
+        (by, also): (HeatmapBy, Option<HeatmapBy>),
         names: HashMap<u64, String>,
         total: u64,
     ) -> Job {
-        spawn(JobKind::Heatmap(by), total, move |progress| {
+        spawn(JobKind::Heatmap(by, also), total, move |progress| {
+            let bys: Vec<HeatmapBy> = std::iter::once(by).chain(also).collect();
             let space = match Tablespace::open(&path, options) {
                 Ok(s) => s,
                 Err(e) => {
@@ -113,14 +117,20 @@ impl Job {
                         level_meaning: innodb_analysis::picture::LevelMeaning::None,
                         histogram: None,
                     };
-                    return JobDone::Heatmap(by, raster, Vec::new());
+                    let maps = bys.into_iter().map(|b| (b, raster.clone())).collect();
+                    return JobDone::Heatmaps(maps, Vec::new());
                 }
             };
             let name = |id: u64| names.get(&id).cloned();
-            let (raster, findings) =
-                heatmap::build_observed(&space, map.as_deref(), by, &name, &mut Progress(progress));
-            JobDone::Heatmap(by, raster, findings)
+            let (rasters, findings) =
+                heatmap::build_many(&space, map.as_deref(), &bys, &name, &mut Progress(progress));
+            JobDone::Heatmaps(bys.into_iter().zip(rasters).collect(), findings)
         })
+    }
+
+    /// True when the job makes the map of `by`.
+    pub fn makes_map(&self, by: HeatmapBy) -> bool {
+        matches!(self.kind, JobKind::Heatmap(a, b) if a == by || b == Some(by))
     }
 
     /// The index report.
@@ -189,7 +199,7 @@ impl Job {
     /// Share done, 0 to 100, for scans.
     pub fn percent(&self) -> Option<u64> {
         match self.kind {
-            JobKind::Heatmap(_) if self.total > 0 => {
+            JobKind::Heatmap(..) if self.total > 0 => {
                 Some(self.progress.load(Ordering::Relaxed) * 100 / self.total)
             }
             _ => None,

@@ -3,7 +3,7 @@
 
 use super::{palette, Cell, Histogram, LegendItem, LevelMeaning, Raster, Rgb, MAX_ROWS, NO_CLASS};
 use crate::ownership::{classify, PageUse};
-use crate::scan::{scan, PageConsumer};
+use crate::scan::{scan, NoObserver, PageConsumer};
 use innodb_format::index_page::PageSpace;
 use innodb_format::vendor::Vendor;
 use innodb_space::segment::SegmentOwner;
@@ -130,12 +130,6 @@ pub fn build(
     build_observed(space, map, by, name, &mut NoObserver)
 }
 
-struct NoObserver;
-
-impl PageConsumer for NoObserver {
-    fn page(&mut self, _: &PageCheck, _: &[u8]) {}
-}
-
 /// [`build`], with `observer` seeing every page of the same scan (to count
 /// progress, or to gather something else in the same pass).
 pub fn build_observed(
@@ -145,41 +139,98 @@ pub fn build_observed(
     name: &dyn Fn(u64) -> Option<String>,
     observer: &mut dyn PageConsumer,
 ) -> (Raster, Vec<Finding>) {
+    let (mut rasters, findings) = build_many(space, map, &[by], name, observer);
+    let raster = rasters.pop().unwrap_or_else(|| empty_raster(space));
+    (raster, findings)
+}
+
+/// The heatmaps of several colourings from one scan of the file, in the
+/// order of `bys`, with `observer` seeing every page of that scan.
+pub fn build_many(
+    space: &Tablespace,
+    map: Option<&SpaceMap>,
+    bys: &[HeatmapBy],
+    name: &dyn Fn(u64) -> Option<String>,
+    observer: &mut dyn PageConsumer,
+) -> (Vec<Raster>, Vec<Finding>) {
     let (columns, per_cell) = layout(space);
     let pages = u64::from(space.page_count());
     let n_cells = pages.div_ceil(u64::from(per_cell));
     let n_cells = n_cells.div_ceil(u64::from(columns)) * u64::from(columns);
     let n_cells = usize::try_from(n_cells).unwrap_or(0);
-    let mut acc = Accumulator {
-        by,
-        map,
-        name,
-        vendor: space.format().vendor,
-        logical: space.format().logical_page_size(),
-        per_cell,
-        classes: Classes::default(),
-        cells: vec![
-            Cell {
-                class: NO_CLASS,
-                level: 1.0,
-            };
-            n_cells
-        ],
-        lsn: if by == HeatmapBy::LsnAge {
-            vec![0; n_cells]
-        } else {
-            Vec::new()
-        },
-        written: if by == HeatmapBy::LsnAge {
-            vec![0; n_cells]
-        } else {
-            Vec::new()
-        },
-        current: Current::default(),
-        ignored: Vec::new(),
+    let mut accs: Vec<Accumulator> = bys
+        .iter()
+        .map(|&by| Accumulator {
+            by,
+            map,
+            name,
+            vendor: space.format().vendor,
+            logical: space.format().logical_page_size(),
+            per_cell,
+            classes: Classes::default(),
+            cells: vec![
+                Cell {
+                    class: NO_CLASS,
+                    level: 1.0,
+                };
+                n_cells
+            ],
+            lsn: if by == HeatmapBy::LsnAge {
+                vec![0; n_cells]
+            } else {
+                Vec::new()
+            },
+            written: if by == HeatmapBy::LsnAge {
+                vec![0; n_cells]
+            } else {
+                Vec::new()
+            },
+            current: Current::default(),
+            ignored: Vec::new(),
+        })
+        .collect();
+    let findings = {
+        let mut consumers: Vec<&mut dyn PageConsumer> = Vec::with_capacity(accs.len() + 1);
+        for a in accs.iter_mut() {
+            consumers.push(a);
+        }
+        consumers.push(observer);
+        scan(space, None, &mut consumers)
     };
-    let findings = scan(space, None, &mut [&mut acc, observer]);
+    let rasters = accs
+        .into_iter()
+        .map(|acc| finish(space, acc, columns, per_cell, n_cells))
+        .collect();
+    (rasters, findings)
+}
+
+/// A raster with no cells, for a file that gave none.
+fn empty_raster(space: &Tablespace) -> Raster {
+    Raster {
+        title: space.path().display().to_string(),
+        subtitle: String::new(),
+        columns: 64,
+        pages_per_cell: 1,
+        pages: 0,
+        cells: Vec::new(),
+        legend: Vec::new(),
+        level_meaning: LevelMeaning::None,
+        histogram: None,
+    }
+}
+
+/// The raster of an accumulator after the scan: LSN ranks, the legend's
+/// shares, the title.
+fn finish(
+    space: &Tablespace,
+    mut acc: Accumulator<'_>,
+    columns: u32,
+    per_cell: u32,
+    n_cells: usize,
+) -> Raster {
     acc.flush();
+    let by = acc.by;
+    let pages = u64::from(space.page_count());
     let Accumulator {
         mut classes,
         mut cells,
@@ -233,7 +284,7 @@ pub fn build_observed(
         HeatmapBy::Fill => "index pages by index, shaded by fill",
         HeatmapBy::Index => "page owners from the space map",
     };
-    let raster = Raster {
+    Raster {
         title: format!("{file}: {what}"),
         subtitle: format!("{sizes}, {pages} pages, {rows} rows; {aggregation}"),
         columns,
@@ -247,8 +298,7 @@ pub fn build_observed(
             LevelMeaning::None
         },
         histogram,
-    };
-    (raster, findings)
+    }
 }
 
 /// Ranks the cells' LSNs: each written cell gets the band of the share of
