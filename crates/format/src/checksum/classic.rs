@@ -1,6 +1,7 @@
 //! Checksums of uncompressed pages in the classic layout: stored at offset 0
 //! (`FIL_PAGE_SPACE_OR_CHKSUM`) and at size-8 (`FIL_PAGE_END_LSN_OLD_CHKSUM`).
 
+use super::crc32c::{crc32c, Crc32cStream};
 use super::innodb_fold::fold_binary;
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
 use crate::fil_header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET};
@@ -8,28 +9,37 @@ use crate::fil_header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FI
 /// `buf_calc_page_crc32`: CRC-32C of `[4,26)` XOR CRC-32C of `[38, size-8)`.
 pub fn crc32c_classic(page: &[u8]) -> u32 {
     let end = page.len() - 8;
-    crc32c::crc32c(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN])
-        ^ crc32c::crc32c(&page[FIL_PAGE_DATA..end])
+    crc32c(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN]) ^ crc32c(&page[FIL_PAGE_DATA..end])
 }
 
 /// CRC-32C over `range` as an old big-endian server computed it: every
 /// 8-byte group aligned to a multiple of 8 from the page start is fed
 /// byte-reversed, the unaligned bytes one by one.
 fn crc32c_legacy_range(page: &[u8], start: usize, end: usize) -> u32 {
-    let mut crc = 0u32;
+    let mut crc = Crc32cStream::new();
     let mut i = start;
     while i < end && !i.is_multiple_of(8) {
-        crc = crc32c::crc32c_append(crc, &page[i..i + 1]);
+        crc.update(&page[i..i + 1]);
         i += 1;
     }
+    // Reversed groups are gathered into a small buffer so the CRC is fed in
+    // runs, not 8 bytes at a time.
+    let mut run = [0u8; 256];
+    let mut filled = 0;
     while i + 8 <= end {
-        let mut group = [0u8; 8];
+        let group = &mut run[filled..filled + 8];
         group.copy_from_slice(&page[i..i + 8]);
         group.reverse();
-        crc = crc32c::crc32c_append(crc, &group);
+        filled += 8;
+        if filled == run.len() {
+            crc.update(&run);
+            filled = 0;
+        }
         i += 8;
     }
-    crc32c::crc32c_append(crc, &page[i..end])
+    crc.update(&run[..filled]);
+    crc.update(&page[i..end]);
+    crc.value()
 }
 
 /// `buf_calc_page_crc32(page, use_legacy_big_endian = true)`.

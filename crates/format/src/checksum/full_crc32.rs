@@ -19,7 +19,7 @@ pub fn frame_size(page: &[u8]) -> usize {
 
 /// CRC-32C of the first `size - 4` bytes.
 pub fn full_crc32(frame: &[u8]) -> u32 {
-    crc32c::crc32c(&frame[..frame.len().saturating_sub(4)])
+    super::crc32c::crc32c(&frame[..frame.len().saturating_sub(4)])
 }
 
 pub(super) fn verify(page: &[u8]) -> ChecksumVerdict {

@@ -8,6 +8,7 @@
 //! | classic (everything else) | CRC-32C, its legacy big-endian variant, `innodb`, `none` |
 
 mod classic;
+pub mod crc32c;
 pub mod full_crc32;
 mod innodb_fold;
 mod zip;

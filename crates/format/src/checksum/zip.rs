@@ -18,7 +18,7 @@ fn ranges(page: &[u8]) -> [&[u8]; 3] {
 pub fn zip_crc32c(page: &[u8]) -> u32 {
     ranges(page)
         .iter()
-        .fold(0, |acc, r| acc ^ crc32c::crc32c(r))
+        .fold(0, |acc, r| acc ^ super::crc32c::crc32c(r))
 }
 
 /// The zip checksum with adler32 (`innodb`), chained over the three ranges,
