@@ -236,3 +236,70 @@ fn datadir_checksum_finds_the_damaged_file() {
     assert!(bad_files[0].ends_with("test/t_random.ibd"));
     assert_eq!(v["totals"]["bad_pages"], 1);
 }
+
+/// A file damaged on every page keeps bounded findings: every bad page is
+/// counted (as runs of pages), the first [`ChecksumReport::DETAILED`] are
+/// listed with their values, and each finding kind keeps at most
+/// `FindingLog::PER_KIND` findings while counting all. The same holds with
+/// threads, and in the summary and the space account.
+#[test]
+fn findings_are_bounded_on_a_file_damaged_on_every_page() {
+    use innodb_analysis::indexes::IndexAnalysis;
+    use innodb_analysis::Summary;
+    use innodb_space::{FindingKind, FindingLog};
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = support::fixtures_dir().join("p4k/files/test/t_sec_before.ibd.gz");
+    let copy = support::gunzip_into(&gz, tmp.path());
+    let mut bytes = std::fs::read(&copy).unwrap();
+    let ps = 4096;
+    let n = bytes.len() / ps;
+    assert!(n > 2 * ChecksumReport::DETAILED, "{n} pages");
+    // One byte of every page but page 0 flipped: no page past 0 verifies
+    // (a never-written page with a byte set does not either).
+    for p in 1..n {
+        bytes[p * ps + 1000] ^= 0xFF;
+    }
+    std::fs::write(&copy, &bytes).unwrap();
+    let space = Tablespace::open(&copy, OpenOptions::default()).unwrap();
+    let bad = (n - 1) as u64;
+
+    let one = ChecksumReport::build(&space);
+    assert_eq!(one.bad_page_ranges.len() as u64, bad);
+    assert_eq!(one.bad_page_ranges.runs(), &[(1, (n - 1) as u32)]);
+    assert_eq!(one.bad_pages.len(), ChecksumReport::DETAILED);
+    let listed: Vec<u32> = one.bad_pages.iter().map(|b| b.page).collect();
+    assert_eq!(
+        listed,
+        (1..=ChecksumReport::DETAILED as u32).collect::<Vec<_>>()
+    );
+    assert!(!one.all_valid());
+    let v = serde_json::to_value(&one).unwrap();
+    assert_eq!(v["bad_page_ranges"]["count"], bad);
+    assert_eq!(v["bad_page_ranges"]["runs"][0][1], n - 1);
+    for threads in [2, 3] {
+        let t = ChecksumReport::build_threads(&space, threads);
+        assert_eq!(report_json(&t), report_json(&one), "{threads} threads");
+    }
+
+    let s = Summary::build(&space);
+    assert_eq!(s.findings_by_kind.get("bad_checksum"), Some(&bad));
+    let kept_bad = s
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::BadChecksum)
+        .count() as u64;
+    assert_eq!(kept_bad, FindingLog::PER_KIND);
+    for (kind, count) in &s.findings_by_kind {
+        let kept = s.findings.iter().filter(|f| f.kind.name() == kind).count() as u64;
+        assert_eq!(kept, (*count).min(FindingLog::PER_KIND), "{kind}");
+    }
+
+    let a = IndexAnalysis::build(&space).unwrap();
+    let log = &a.account.findings;
+    assert_eq!(log.counts().get(&FindingKind::BadChecksum), Some(&bad));
+    for (kind, count) in log.counts() {
+        let kept = log.kept().iter().filter(|f| f.kind == *kind).count() as u64;
+        assert_eq!(kept, (*count).min(FindingLog::PER_KIND), "{kind:?}");
+    }
+    assert_eq!(log.omitted(), log.total() - log.kept().len() as u64);
+}

@@ -95,7 +95,7 @@ fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
-    let f = find(&account.findings, FindingKind::BrokenList, "cycle")
+    let f = find(account.findings.kept(), FindingKind::BrokenList, "cycle")
         .unwrap_or_else(|| panic!("no cycle finding: {:?}", account.findings));
     assert_eq!(
         (f.page, f.offset, f.field),
@@ -132,8 +132,12 @@ fn a_zeroed_xdes_page_is_a_finding_and_the_scan_goes_on() {
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
-    let f = find(&account.findings, FindingKind::ExtentState, "all zero")
-        .unwrap_or_else(|| panic!("no XDES finding: {:?}", account.findings));
+    let f = find(
+        account.findings.kept(),
+        FindingKind::ExtentState,
+        "all zero",
+    )
+    .unwrap_or_else(|| panic!("no XDES finding: {:?}", account.findings));
     assert_eq!((f.page, f.field), (Some(1024), "FIL_PAGE_TYPE"));
     assert!(
         f.message.contains("XDES page describing pages 1024..2047"),
@@ -168,7 +172,7 @@ fn a_list_pointer_beyond_the_file_is_a_finding() {
 
     let (_, account) = account(&path);
     let f = find(
-        &account.findings,
+        account.findings.kept(),
         FindingKind::BrokenList,
         "not a place a list node can be",
     )
@@ -196,8 +200,12 @@ fn a_wrong_not_full_count_is_a_finding() {
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
-    let f = find(&account.findings, FindingKind::CountMismatch, "NOT_FULL")
-        .unwrap_or_else(|| panic!("no finding: {:?}", account.findings));
+    let f = find(
+        account.findings.kept(),
+        FindingKind::CountMismatch,
+        "NOT_FULL",
+    )
+    .unwrap_or_else(|| panic!("no finding: {:?}", account.findings));
     assert_eq!(
         (f.page, f.offset, f.field),
         (Some(2), Some(50 + 192 + 8), "FSEG_NOT_FULL_N_USED")
@@ -241,8 +249,12 @@ fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
 
     let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
     let a = IndexAnalysis::build(&space).unwrap();
-    let f = find(&a.account.findings, FindingKind::OwnershipMismatch, "cycle")
-        .unwrap_or_else(|| panic!("no cycle finding: {:?}", a.account.findings));
+    let f = find(
+        a.account.findings.kept(),
+        FindingKind::OwnershipMismatch,
+        "cycle",
+    )
+    .unwrap_or_else(|| panic!("no cycle finding: {:?}", a.account.findings));
     assert_eq!(
         (f.page, f.offset, f.field),
         (Some(page_no), Some(third), "REC_NEXT")
@@ -294,14 +306,14 @@ fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
     let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
     let a = IndexAnalysis::build(&space).unwrap();
     let sibling = find(
-        &a.account.findings,
+        a.account.findings.kept(),
         FindingKind::BrokenList,
         "FIL_PAGE_NEXT is 4",
     )
     .unwrap_or_else(|| panic!("no sibling finding: {:?}", a.account.findings));
     assert_eq!((sibling.page, sibling.field), (Some(6), "FIL_PAGE_NEXT"));
     let child = find(
-        &a.account.findings,
+        a.account.findings.kept(),
         FindingKind::BrokenList,
         "already reached",
     )
@@ -312,7 +324,7 @@ fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
     );
     // Page 5 is no longer reached from the root: an orphan.
     assert!(find(
-        &a.account.findings,
+        a.account.findings.kept(),
         FindingKind::OwnershipMismatch,
         "orphan"
     )

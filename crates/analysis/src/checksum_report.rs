@@ -1,9 +1,10 @@
 //! `checksum`: verify every page; list the bad ones with stored and computed values.
 
+use crate::page_ranges::PageRanges;
 use crate::scan::{scan, scan_pages, PageConsumer};
 use crate::summary::verdict_name;
 use innodb_format::checksum::{ChecksumValue, ChecksumVerdict};
-use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,22 +28,35 @@ pub struct ChecksumReport {
     pub pages: u64,
     /// Pages that verify, by algorithm (plus `all_zero`, `bad`, `unverifiable`).
     pub by_algorithm: BTreeMap<String, u64>,
-    /// Pages that do not verify.
+    /// Pages that do not verify, with their values: the first
+    /// [`ChecksumReport::DETAILED`] of them.
     pub bad_pages: Vec<BadPage>,
+    /// Every page that does not verify.
+    pub bad_page_ranges: PageRanges,
     /// Pages whose header and trailer LSN disagree.
-    pub lsn_mismatches: Vec<u32>,
+    pub lsn_mismatches: PageRanges,
     /// Pages that cannot be verified (encrypted, unsupported compression).
-    pub unverifiable: Vec<u32>,
-    /// Other findings (page number or space id mismatches, file size).
+    pub unverifiable: PageRanges,
+    /// Other findings (page number or space id mismatches, file size): the
+    /// first [`FindingLog::PER_KIND`] of each kind.
     pub other_findings: Vec<Finding>,
+    /// Other findings in all, by kind.
+    pub other_findings_by_kind: BTreeMap<String, u64>,
 }
 
 impl ChecksumReport {
     /// True when every page verifies and every LSN agrees. A page that cannot
     /// be verified (encrypted, unsupported compression) is not proven valid.
     pub fn all_valid(&self) -> bool {
-        self.bad_pages.is_empty() && self.lsn_mismatches.is_empty() && self.unverifiable.is_empty()
+        self.bad_page_ranges.is_empty()
+            && self.lsn_mismatches.is_empty()
+            && self.unverifiable.is_empty()
     }
+
+    /// Bad pages listed with their stored and computed values; the rest are
+    /// only in [`ChecksumReport::bad_page_ranges`] (memory stays bounded on a
+    /// file damaged on every page).
+    pub const DETAILED: usize = 1000;
 
     /// Verifies every page of `space`.
     pub fn build(space: &Tablespace) -> ChecksumReport {
@@ -60,7 +74,7 @@ impl ChecksumReport {
             (acc, findings)
         } else {
             let per = pages.div_ceil(threads);
-            let parts: Vec<(Acc, Vec<Finding>)> = std::thread::scope(|s| {
+            let parts: Vec<(Acc, FindingLog)> = std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| {
                         let first = t * per;
@@ -74,25 +88,36 @@ impl ChecksumReport {
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| (Acc::default(), Vec::new())))
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| (Acc::default(), FindingLog::new()))
+                    })
                     .collect()
             });
             let mut acc = Acc::default();
-            let mut findings = space.open_findings().to_vec();
+            let mut findings: FindingLog = space.open_findings().iter().cloned().collect();
             for (a, f) in parts {
                 acc.merge(a);
-                findings.extend(f);
+                findings.append(f);
             }
             (acc, findings)
         };
+        let counted = |k: FindingKind| {
+            !matches!(
+                k,
+                FindingKind::BadChecksum | FindingKind::LsnMismatch | FindingKind::Unverifiable
+            )
+        };
+        let other_findings_by_kind = findings
+            .counts()
+            .iter()
+            .filter(|(k, _)| counted(**k))
+            .map(|(k, n)| (k.name().to_string(), *n))
+            .collect();
         let other_findings = findings
+            .into_kept()
             .into_iter()
-            .filter(|f| {
-                !matches!(
-                    f.kind,
-                    FindingKind::BadChecksum | FindingKind::LsnMismatch | FindingKind::Unverifiable
-                )
-            })
+            .filter(|f| counted(f.kind))
             .collect();
         ChecksumReport {
             file: space.path().display().to_string(),
@@ -103,9 +128,11 @@ impl ChecksumReport {
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
             bad_pages: acc.bad,
+            bad_page_ranges: acc.bad_ranges,
             lsn_mismatches: acc.lsn,
             unverifiable: acc.unverifiable,
             other_findings,
+            other_findings_by_kind,
         }
     }
 }
@@ -115,8 +142,9 @@ struct Acc {
     pages: u64,
     by_algorithm: BTreeMap<&'static str, u64>,
     bad: Vec<BadPage>,
-    lsn: Vec<u32>,
-    unverifiable: Vec<u32>,
+    bad_ranges: PageRanges,
+    lsn: PageRanges,
+    unverifiable: PageRanges,
 }
 
 impl Acc {
@@ -126,9 +154,11 @@ impl Acc {
         for (k, v) in other.by_algorithm {
             *self.by_algorithm.entry(k).or_insert(0) += v;
         }
-        self.bad.extend(other.bad);
-        self.lsn.extend(other.lsn);
-        self.unverifiable.extend(other.unverifiable);
+        let room = ChecksumReport::DETAILED.saturating_sub(self.bad.len());
+        self.bad.extend(other.bad.into_iter().take(room));
+        self.bad_ranges.append(other.bad_ranges);
+        self.lsn.append(other.lsn);
+        self.unverifiable.append(other.unverifiable);
     }
 }
 
@@ -140,11 +170,16 @@ impl PageConsumer for Acc {
             .entry(verdict_name(&c.checksum))
             .or_insert(0) += 1;
         match &c.checksum {
-            ChecksumVerdict::Invalid { stored, computed } => self.bad.push(BadPage {
-                page: c.page_no,
-                stored: stored.clone(),
-                computed: computed.clone(),
-            }),
+            ChecksumVerdict::Invalid { stored, computed } => {
+                self.bad_ranges.push(c.page_no);
+                if self.bad.len() < ChecksumReport::DETAILED {
+                    self.bad.push(BadPage {
+                        page: c.page_no,
+                        stored: stored.clone(),
+                        computed: computed.clone(),
+                    });
+                }
+            }
             ChecksumVerdict::Unverifiable { .. } => self.unverifiable.push(c.page_no),
             _ => {}
         }

@@ -181,7 +181,7 @@ impl ChecksumTotals {
             files: files.len(),
             errors: files.iter().filter(|f| f.error.is_some()).count(),
             pages: sum(files, |r| r.pages),
-            bad_pages: sum(files, |r| r.bad_pages.len() as u64),
+            bad_pages: sum(files, |r| r.bad_page_ranges.len() as u64),
             lsn_mismatches: sum(files, |r| r.lsn_mismatches.len() as u64),
             unverifiable: sum(files, |r| r.unverifiable.len() as u64),
         }

@@ -13,6 +13,7 @@ pub mod naming;
 pub mod ownership;
 pub mod page_detail;
 pub mod page_list;
+pub mod page_ranges;
 pub mod page_records;
 pub mod picture;
 pub mod records;

@@ -8,7 +8,7 @@ use innodb_format::vendor::Vendor;
 use innodb_format::xdes::XdesState;
 use innodb_space::segment::SegmentOwner;
 use innodb_space::space_map::SpaceMap;
-use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
 
 /// What a page is used for, according to the space-management structures.
@@ -245,8 +245,9 @@ pub struct SpaceAccount {
     /// Level-0 index pages per index id seen anywhere in the file (used or
     /// not), as innochecksum counts them.
     pub leaf_pages_anywhere: std::collections::BTreeMap<u64, u64>,
-    /// Findings: opening, the page checks, the map, then ownership.
-    pub findings: Vec<Finding>,
+    /// Findings: opening, the page checks, the map, then ownership (all
+    /// counted, the first of each kind kept).
+    pub findings: FindingLog,
 }
 
 /// Why there is no account.
@@ -271,7 +272,8 @@ impl SpaceAccount {
             counts: PageUseCounts::default(),
             segment_pages: vec![SegmentPages::default(); map.segments.len()],
             leaf_pages_anywhere: Default::default(),
-            findings: Vec::new(),
+            findings: FindingLog::new(),
+            scratch: Vec::new(),
         };
         let mut consumers: Vec<&mut dyn PageConsumer> = Vec::with_capacity(others.len() + 1);
         consumers.push(&mut acc);
@@ -288,7 +290,7 @@ impl SpaceAccount {
             ..
         } = acc;
         findings.extend(map.findings.iter().cloned());
-        findings.extend(own);
+        findings.append(own);
         SpaceAccount {
             map,
             counts,
@@ -313,13 +315,16 @@ struct OwnershipAccumulator<'a> {
     counts: PageUseCounts,
     segment_pages: Vec<SegmentPages>,
     leaf_pages_anywhere: std::collections::BTreeMap<u64, u64>,
-    findings: Vec<Finding>,
+    findings: FindingLog,
+    /// One page's classification findings, moved into `findings` at once.
+    scratch: Vec<Finding>,
 }
 
 impl PageConsumer for OwnershipAccumulator<'_> {
     fn page(&mut self, check: &PageCheck, _bytes: &[u8]) {
         let n = check.page_no;
-        let u = classify(self.map, n, &mut self.findings);
+        let u = classify(self.map, n, &mut self.scratch);
+        self.findings.drain_from(&mut self.scratch);
         self.counts.add(u);
         let is_index = check.page_type.is_index_layout(self.vendor) && !check.all_zero;
         if let (true, Some(h)) = (is_index, &check.index) {

@@ -137,6 +137,7 @@ impl PageList {
             type_filter,
             on_row,
         };
-        scan(space, filter.range, &mut [&mut collector])
+        // The first findings of each kind: bounded on a file damaged everywhere.
+        scan(space, filter.range, &mut [&mut collector]).into_kept()
     }
 }

@@ -1,6 +1,6 @@
 //! One pass over every page of a tablespace, feeding any number of consumers.
 
-use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 
 /// Something that wants to see every checked page.
 pub trait PageConsumer {
@@ -19,14 +19,16 @@ impl PageConsumer for NoObserver {
 /// Checks every page (or those in `range`) once and hands each result to every
 /// consumer. Returns the findings: those from opening the file, then those of
 /// each page in order; a page that cannot be read is an `unreadable` finding.
+/// All are counted; the first of each kind are kept (memory stays bounded on
+/// a file damaged on every page).
 pub fn scan(
     space: &Tablespace,
     range: Option<(u32, u32)>,
     consumers: &mut [&mut dyn PageConsumer],
-) -> Vec<Finding> {
-    let mut findings = space.open_findings().to_vec();
+) -> FindingLog {
+    let mut findings: FindingLog = space.open_findings().iter().cloned().collect();
     let (first, last) = range.unwrap_or((0, u32::MAX));
-    findings.extend(scan_pages(space, first, last, consumers));
+    findings.append(scan_pages(space, first, last, consumers));
     findings
 }
 
@@ -38,12 +40,16 @@ pub fn scan_pages(
     first: u32,
     last: u32,
     consumers: &mut [&mut dyn PageConsumer],
-) -> Vec<Finding> {
-    let mut findings = Vec::new();
+) -> FindingLog {
+    let mut findings = FindingLog::new();
+    // One page's findings, moved into the log after each page (no
+    // allocation per page once it has grown).
+    let mut on_page = Vec::new();
     let mut checker = space.checker();
     space.for_each_page(first, last, |n, bytes| match bytes {
         Ok(bytes) => {
-            let check = checker.check(n, bytes, &mut findings);
+            let check = checker.check(n, bytes, &mut on_page);
+            findings.drain_from(&mut on_page);
             for c in consumers.iter_mut() {
                 c.page(&check, bytes);
             }

@@ -5,12 +5,9 @@ use crate::ownership::{classify, PageUse, PageUseCounts, SegmentPages, SpaceAcco
 use innodb_format::xdes::XdesState;
 use innodb_space::segment::{Segment, SegmentOwner};
 use innodb_space::space_map::SpaceMap;
-use innodb_space::{Finding, Tablespace};
+use innodb_space::{Finding, FindingLog, Tablespace};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-
-/// At most this many findings are kept in a report (the counts are complete).
-pub const MAX_FINDINGS: usize = 1000;
 
 /// What every space report says about the file first.
 #[derive(Debug, Clone, Serialize)]
@@ -40,20 +37,21 @@ pub struct SpaceHeader {
 pub struct SpaceFindings {
     /// Findings by kind.
     pub findings_by_kind: BTreeMap<String, u64>,
-    /// The findings (at most [`MAX_FINDINGS`]).
+    /// The findings: the first [`FindingLog::PER_KIND`] of each kind
+    /// (`findings_by_kind` counts them all).
     pub findings: Vec<Finding>,
 }
 
 impl SpaceFindings {
-    /// Counts `all` by kind and keeps the first [`MAX_FINDINGS`].
-    pub fn new(all: &[Finding]) -> Self {
-        let mut by_kind = BTreeMap::new();
-        for f in all {
-            *by_kind.entry(f.kind.name().to_string()).or_insert(0) += 1;
-        }
+    /// Every finding of `log` counted by kind, and those it kept.
+    pub fn new(log: &FindingLog) -> Self {
         SpaceFindings {
-            findings_by_kind: by_kind,
-            findings: all.iter().take(MAX_FINDINGS).cloned().collect(),
+            findings_by_kind: log
+                .counts()
+                .iter()
+                .map(|(k, n)| (k.name().to_string(), *n))
+                .collect(),
+            findings: log.kept().to_vec(),
         }
     }
 }

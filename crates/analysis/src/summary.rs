@@ -6,7 +6,7 @@ use innodb_format::fsp_flags::DecodedFlags;
 use innodb_format::vendor::Vendor;
 use innodb_space::doublewrite::DoublewriteArea;
 use innodb_space::tablespace::PageSizeSource;
-use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -60,7 +60,8 @@ pub struct Summary {
     pub doublewrite: Option<DoublewriteSummary>,
     /// Findings by kind.
     pub findings_by_kind: BTreeMap<String, u64>,
-    /// The findings (at most [`Summary::MAX_FINDINGS`]; the count is complete).
+    /// The findings: the first [`FindingLog::PER_KIND`] of each kind
+    /// (`findings_by_kind` counts them all).
     pub findings: Vec<Finding>,
 }
 
@@ -82,9 +83,6 @@ pub struct DoublewriteSummary {
 }
 
 impl Summary {
-    /// At most this many findings are kept in the report.
-    pub const MAX_FINDINGS: usize = 1000;
-
     /// Scans the whole tablespace and summarises it.
     pub fn build(space: &Tablespace) -> Summary {
         let mut acc = SummaryAccumulator::new(space);
@@ -126,7 +124,7 @@ impl SummaryAccumulator {
     }
 
     /// The finished summary.
-    pub fn finish(self, space: &Tablespace, findings: Vec<Finding>) -> Summary {
+    pub fn finish(self, space: &Tablespace, findings: FindingLog) -> Summary {
         let format = space.format();
         let checksum_algorithm = self
             .checksums
@@ -134,12 +132,12 @@ impl SummaryAccumulator {
             .filter(|(k, _)| !matches!(**k, "all_zero" | "bad" | "unverifiable"))
             .max_by_key(|(_, &v)| v)
             .map_or_else(|| "unknown".to_string(), |(k, _)| k.to_string());
-        let mut findings_by_kind = BTreeMap::new();
-        for f in &findings {
-            *findings_by_kind.entry(kind_name(f.kind)).or_insert(0) += 1;
-        }
-        let mut findings = findings;
-        findings.truncate(Summary::MAX_FINDINGS);
+        let findings_by_kind = findings
+            .counts()
+            .iter()
+            .map(|(k, n)| (kind_name(*k), *n))
+            .collect();
+        let findings = findings.into_kept();
         Summary {
             file: space.path().display().to_string(),
             vendor: format.vendor,

@@ -87,7 +87,7 @@ pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
             "{:<36} {:>10} {:>6} {:>6} {:>6}  {}",
             short(&r.datadir, &f.file),
             c.pages,
-            c.bad_pages.len(),
+            c.bad_page_ranges.len(),
             c.lsn_mismatches.len(),
             c.unverifiable.len(),
             if c.all_valid() { "ok" } else { "NOT VALID" }

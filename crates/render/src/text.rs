@@ -252,20 +252,56 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
                 list(&b.computed)
             );
         }
-        for p in &r.lsn_mismatches {
-            let _ = writeln!(o, "  page {p}: trailer LSN does not match FIL_PAGE_LSN");
-        }
-        for p in &r.unverifiable {
+        if r.bad_page_ranges.len() > r.bad_pages.len() {
             let _ = writeln!(
                 o,
-                "  page {p}: cannot be verified (encrypted or unsupported compression)"
+                "  … {} more bad pages; all {} are pages {}",
+                r.bad_page_ranges.len() - r.bad_pages.len(),
+                r.bad_page_ranges.len(),
+                r.bad_page_ranges
             );
         }
+        page_lines(
+            &mut o,
+            &r.lsn_mismatches,
+            "trailer LSN does not match FIL_PAGE_LSN",
+        );
+        page_lines(
+            &mut o,
+            &r.unverifiable,
+            "cannot be verified (encrypted or unsupported compression)",
+        );
         for f in &r.other_findings {
             let _ = writeln!(o, "  {f}");
         }
+        let other: u64 = r.other_findings_by_kind.values().sum();
+        if other > r.other_findings.len() as u64 {
+            let _ = writeln!(
+                o,
+                "  … {} more findings (by kind: {})",
+                other - r.other_findings.len() as u64,
+                counts(&r.other_findings_by_kind)
+            );
+        }
     }
     o
+}
+
+/// `  page N: what` for each page of `pages`, up to
+/// [`ChecksumReport::DETAILED`] lines; then the rest as runs of pages.
+fn page_lines(o: &mut String, pages: &innodb_analysis::page_ranges::PageRanges, what: &str) {
+    let limit = ChecksumReport::DETAILED;
+    for p in pages.pages().take(limit) {
+        let _ = writeln!(o, "  page {p}: {what}");
+    }
+    if pages.len() > limit {
+        let _ = writeln!(
+            o,
+            "  … {} more pages: {what}; all {} are pages {pages}",
+            pages.len() - limit,
+            pages.len()
+        );
+    }
 }
 
 /// The records of an index page, for `page`.

@@ -11,6 +11,7 @@ pub mod dictionary;
 pub mod doublewrite;
 pub mod error;
 pub mod finding;
+pub mod finding_log;
 pub mod list_walk;
 pub mod lob;
 pub mod logical_pages;
@@ -24,6 +25,7 @@ pub mod zblob;
 
 pub use error::SpaceError;
 pub use finding::{Finding, FindingKind};
+pub use finding_log::FindingLog;
 pub use page_check::{PageCheck, PageChecker};
 pub use space_map::SpaceMap;
 pub use tablespace::{OpenOptions, Tablespace};

@@ -195,7 +195,8 @@ pub fn build_many(
             consumers.push(a);
         }
         consumers.push(observer);
-        scan(space, None, &mut consumers)
+        // The first findings of each kind: bounded on a file damaged everywhere.
+        scan(space, None, &mut consumers).into_kept()
     };
     let rasters = accs
         .into_iter()
