@@ -20,6 +20,9 @@ pub struct FileResult<R> {
     /// Why there is no report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why there is no report although nothing failed (a file without SDI).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The tablespaces of a data directory: `ibdata*`, `undo*` and `mysql.ibd`
@@ -86,6 +89,7 @@ pub fn over_files<R: Send>(
                             bytes,
                             report,
                             error,
+                            note: None,
                         });
                     }
                 }

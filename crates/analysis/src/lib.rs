@@ -4,6 +4,7 @@
 pub mod checksum_report;
 pub mod count_report;
 pub mod datadir_report;
+pub mod datadir_totals;
 pub mod ddl;
 pub mod indexes;
 pub mod instant;

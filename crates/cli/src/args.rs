@@ -90,8 +90,8 @@ pub enum Command {
     },
     /// One line per page: type, LSN, checksum; index id, level and records of index pages.
     Pages {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory, one file after the other in directory order, each listing streamed, under a heading).
+        file: Option<PathBuf>,
         /// Only pages of this type (INDEX, UNDO_LOG, … or a number).
         #[arg(long = "type")]
         page_type: Option<String>,
@@ -126,12 +126,12 @@ pub enum Command {
     },
     /// A map of every page, one row per extent and one cell per page, coloured by LSN age, page type, fill or owning index; in the terminal or as PNG.
     Heatmap {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory, each under a heading; with --png, one PNG per tablespace in the directory --png names).
+        file: Option<PathBuf>,
         /// What the colours show.
         #[arg(long, value_enum, default_value_t = HeatmapChoice::LsnAge)]
         by: HeatmapChoice,
-        /// Write the picture to this PNG file instead of drawing it in the terminal.
+        /// Write the picture to this PNG file instead of drawing it in the terminal; with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as the file relative to the data directory without .gz and .ibd (test/t1.png, ibdata1.png).
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Colour the terminal picture: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
@@ -145,7 +145,7 @@ pub enum Command {
     },
     /// A chart: page-fill histograms per index, pages per tree level, or the undo history's growth; in the terminal or as PNG.
     Plot {
-        /// The tablespace file; for --undo-growth the system tablespace (ibdata1) then any undo tablespaces (or --datadir).
+        /// The tablespace file (none with --datadir: every tablespace of the directory, each under a heading); for --undo-growth the system tablespace (ibdata1) then any undo tablespaces (or --datadir).
         files: Vec<PathBuf>,
         /// What to plot.
         #[arg(long, value_enum)]
@@ -159,7 +159,7 @@ pub enum Command {
         /// Pages per B+tree level of each index (same as --what levels).
         #[arg(long, conflicts_with = "what")]
         levels: bool,
-        /// Write the chart to this PNG file instead of drawing it in the terminal.
+        /// Write the chart to this PNG file instead of drawing it in the terminal; for --fill-histogram and --levels with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as with heatmap.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Colour the terminal chart: auto, always, never.
@@ -214,8 +214,8 @@ pub enum Command {
     },
     /// The Serialized Dictionary Information of a MySQL 8.0+ tablespace (as ibd2sdi prints it).
     Sdi {
-        /// The tablespace file.
-        file: PathBuf,
+        /// The tablespace file (none with --datadir: every tablespace of the directory; a file without SDI says so in its place).
+        file: Option<PathBuf>,
     },
     /// Per index: the exact row count beside a sampled estimate (random dives, as InnoDB's statistics) and DATA_LENGTH / AVG_ROW_LENGTH.
     Count {

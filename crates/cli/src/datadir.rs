@@ -2,6 +2,8 @@
 
 use crate::{Cli, CliError};
 use innodb_analysis::datadir_report::{over_files, tablespaces, DatadirReport, FileResult};
+use innodb_analysis::datadir_totals::{with_notes, SdiTotals};
+use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_space::{OpenOptions, Tablespace};
 
 /// Every tablespace of the `--datadir`, each made into a report by `work`
@@ -44,3 +46,28 @@ pub fn with_totals<R, T>(
         totals,
     }
 }
+
+/// The exit status of a report over a data directory: 1 when any file
+/// gave no report because it could not be read.
+pub fn status(errors: usize) -> u8 {
+    u8::from(errors > 0)
+}
+
+/// `--datadir DIR sdi`: every tablespace's SDI, made in parallel; a file
+/// without an SDI index (MariaDB, MySQL before 8.0) says so in its place
+/// and is no failure.
+pub fn sdi(
+    cli: &Cli,
+    options: OpenOptions,
+) -> Result<DatadirReport<SdiReport, SdiTotals>, CliError> {
+    let (dir, files) = over(cli, options, "sdi", |s| match SdiReport::build(s) {
+        Ok(r) => Ok(Ok(r)),
+        Err(NoSdi::NoSdiIndex) => Ok(Err(NO_SDI.to_string())),
+        Err(NoSdi::NoSpaceMap(e)) => Err(crate::no_map_text(e)),
+    })?;
+    Ok(with_totals((dir, with_notes(files)), SdiTotals::of))
+}
+
+/// Why a file has no SDI.
+pub const NO_SDI: &str =
+    "no SDI index: only MySQL 8.0 and later keep the dictionary in the tablespace";

@@ -2,6 +2,8 @@
 
 mod args;
 mod datadir;
+mod datadir_pictures;
+mod pages;
 mod pictures;
 mod progress;
 
@@ -21,7 +23,7 @@ use innodb_analysis::sdi_report::{NoSdi, SdiReport};
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_analysis::tree_report::{NoTree, TreeReport};
 use innodb_analysis::undo_report::{UndoComparison, UndoReport, UndoSide};
-use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
+use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, Summary};
 use innodb_format::page_type::PageType;
 use innodb_render::{datadir_text, json, space_text, text, OutputFormat};
 use innodb_space::dictionary::Dictionary;
@@ -357,6 +359,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                     )));
                 }
             }
+            let filter = PageFilter {
+                page_type: page_type.clone(),
+                range: range.map(|r| (r.0, r.1)),
+            };
+            let Some(file) = file else {
+                return pages::datadir(cli, options, &filter);
+            };
             let space = open(file)?;
             if let Some(r) = range {
                 if r.0 >= space.page_count() {
@@ -368,38 +377,9 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
                     )));
                 }
             }
-            let filter = PageFilter {
-                page_type: page_type.clone(),
-                range: range.map(|r| (r.0, r.1)),
-            };
             // Streamed: one row written per page as the scan reaches it, so
             // that memory stays flat however large the file.
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let json = cli.format == Format::Json;
-            let mut rows = 0u64;
-            let head = if json {
-                json::pages_stream::head(&space.path().display().to_string())
-            } else {
-                text::pages_header()
-            };
-            let _ = out.write_all(head.as_bytes());
-            let findings = PageList::stream(&space, &filter, &mut |r| {
-                let line = if json {
-                    json::pages_stream::row(r, rows == 0)
-                } else {
-                    text::page_row(r)
-                };
-                rows += 1;
-                // A closed pipe (`| head`) is not an error worth reporting.
-                let _ = out.write_all(line.as_bytes());
-            });
-            let tail = if json {
-                json::pages_stream::tail(&findings, rows > 0)
-            } else {
-                text::pages_footer(&findings)
-            };
-            let _ = out.write_all(tail.as_bytes());
-            let _ = out.flush();
+            pages::single(cli, &space, &filter);
             Ok(0)
         }
         Command::Page { file, page } => {
@@ -432,7 +412,13 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             Ok(0)
         }
         Command::Heatmap {
-            file,
+            file: None,
+            by,
+            png,
+            color,
+        } => datadir_pictures::heatmap(cli, options, dict.as_ref(), *by, png.as_deref(), *color),
+        Command::Heatmap {
+            file: Some(file),
             by,
             png,
             color,
@@ -675,14 +661,18 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &h, innodb_render::undo_text::history);
             Ok(0)
         }
-        Command::Sdi { file } => {
+        Command::Sdi { file: None } => {
+            let r = datadir::sdi(cli, options)?;
+            emit_report(cli.format, &r, datadir_text::sdi);
+            Ok(datadir::status(r.totals.errors))
+        }
+        Command::Sdi { file: Some(file) } => {
             let space = open(file)?;
             let r = SdiReport::build(&space).map_err(|e| match e {
                 NoSdi::NoSpaceMap(e) => no_map(&space, e),
-                NoSdi::NoSdiIndex => CliError::Usage(format!(
-                    "{}: no SDI index: only MySQL 8.0 and later keep the dictionary in the tablespace",
-                    space.path().display()
-                )),
+                NoSdi::NoSdiIndex => {
+                    CliError::Usage(format!("{}: {}", space.path().display(), datadir::NO_SDI))
+                }
             })?;
             emit_report(cli.format, &r, space_text::sdi);
             Ok(0)

@@ -5,6 +5,7 @@ use crate::args::{ColorChoice, HeatmapChoice, PlotChoice};
 use crate::{colour_on, emit_report, no_map, undo_spaces, Cli, CliError};
 use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::naming::index_name;
+use innodb_analysis::ownership::NoSpaceMap;
 use innodb_analysis::picture::heatmap::{self, HeatmapBy};
 use innodb_analysis::picture::{chart_builders, Chart, Raster};
 use innodb_analysis::undo_report::UndoReport;
@@ -14,19 +15,84 @@ use innodb_space::space_map::SpaceMap;
 use innodb_space::{OpenOptions, Tablespace};
 use std::path::{Path, PathBuf};
 
-/// Writes `img` to `path` as PNG and says so on stdout.
-fn write_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<(), CliError> {
-    let bytes = png::encode(img).map_err(CliError::Usage)?;
+/// Writes `img` to `path` as PNG; returns the line that says so.
+pub fn save_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<String, String> {
+    let bytes = png::encode(img)?;
     std::fs::write(path, &bytes)
-        .map_err(|e| CliError::Usage(format!("{}: cannot write the PNG: {e}", path.display())))?;
-    crate::emit(&format!(
+        .map_err(|e| format!("{}: cannot write the PNG: {e}", path.display()))?;
+    Ok(format!(
         "{}: {what}, {}x{} pixels, {} bytes\n",
         path.display(),
         img.width(),
         img.height(),
         bytes.len()
-    ));
+    ))
+}
+
+/// Writes `img` to `path` as PNG and says so on stdout.
+fn write_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<(), CliError> {
+    crate::emit(&save_png(path, img, what).map_err(CliError::Usage)?);
     Ok(())
+}
+
+/// The colouring asked for.
+pub fn heatmap_by(by: HeatmapChoice) -> HeatmapBy {
+    match by {
+        HeatmapChoice::LsnAge => HeatmapBy::LsnAge,
+        HeatmapChoice::PageType => HeatmapBy::PageType,
+        HeatmapChoice::Fill => HeatmapBy::Fill,
+        HeatmapChoice::Index => HeatmapBy::Index,
+    }
+}
+
+/// The heatmap of `space`, and the findings its scan met as lines for
+/// stderr (the first 20, then how many more); `--by index` needs the space map.
+pub fn heatmap_model(
+    space: &Tablespace,
+    dict: Option<&Dictionary>,
+    by: HeatmapBy,
+) -> Result<(Raster, Vec<String>), NoSpaceMap> {
+    let map = match SpaceMap::read(space) {
+        Ok(m) => Some(m),
+        Err(e) if by == HeatmapBy::Index => return Err(e),
+        Err(_) => None,
+    };
+    let space_id = space.space_id();
+    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
+    let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
+    let file = space.path().display();
+    let mut lines: Vec<String> = findings
+        .iter()
+        .take(20)
+        .map(|f| format!("innodb-inspect: {file}: {f}"))
+        .collect();
+    if findings.len() > 20 {
+        lines.push(format!(
+            "innodb-inspect: {file}: {} more findings (see `summary` and `checksum`)",
+            findings.len() - 20
+        ));
+    }
+    Ok((raster, lines))
+}
+
+/// The chart `what` (fill histograms or levels) of `space`'s indexes,
+/// named from the dictionary.
+pub fn index_chart(
+    space: &Tablespace,
+    dict: Option<&Dictionary>,
+    what: PlotChoice,
+) -> Result<Chart, NoSpaceMap> {
+    let a = IndexAnalysis::build(space)?;
+    let mut r = IndexesReport::new(space, &a);
+    if let Some(d) = dict {
+        for i in &mut r.indexes {
+            i.name = index_name(d, space.space_id(), i.index_id);
+        }
+    }
+    Ok(match what {
+        PlotChoice::Levels => chart_builders::levels(&r),
+        _ => chart_builders::fill_histogram(&r),
+    })
 }
 
 /// `innodb-inspect heatmap FILE --by … [--png OUT.png]`.
@@ -38,29 +104,10 @@ pub fn heatmap(
     png_out: Option<&Path>,
     color: ColorChoice,
 ) -> Result<u8, CliError> {
-    let by = match by {
-        HeatmapChoice::LsnAge => HeatmapBy::LsnAge,
-        HeatmapChoice::PageType => HeatmapBy::PageType,
-        HeatmapChoice::Fill => HeatmapBy::Fill,
-        HeatmapChoice::Index => HeatmapBy::Index,
-    };
-    let map = match SpaceMap::read(space) {
-        Ok(m) => Some(m),
-        Err(e) if by == HeatmapBy::Index => return Err(no_map(space, e)),
-        Err(_) => None,
-    };
-    let space_id = space.space_id();
-    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
-    let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
-    for f in findings.iter().take(20) {
-        eprintln!("innodb-inspect: {}: {f}", space.path().display());
-    }
-    if findings.len() > 20 {
-        eprintln!(
-            "innodb-inspect: {}: {} more findings (see `summary` and `checksum`)",
-            space.path().display(),
-            findings.len() - 20
-        );
+    let (raster, lines) =
+        heatmap_model(space, dict, heatmap_by(by)).map_err(|e| no_map(space, e))?;
+    for l in &lines {
+        eprintln!("{l}");
     }
     draw_raster(cli, &raster, png_out, color)
 }
@@ -84,6 +131,7 @@ fn draw<M: innodb_render::Serialize>(
     Ok(0)
 }
 
+/// Draws a heatmap: PNG, terminal or JSON.
 fn draw_raster(
     cli: &Cli,
     raster: &Raster,
@@ -164,22 +212,15 @@ pub fn plot(
         let chart = chart_builders::undo_growth(&r, &source);
         return draw_chart(cli, &chart, png_out, color);
     }
+    if files.is_empty() && cli.datadir.is_some() {
+        return crate::datadir_pictures::plot(cli, options, dict, what, png_out, color);
+    }
     let [file] = files else {
         return Err(CliError::Usage(
-            "plot --fill-histogram and --levels take one tablespace file".into(),
+            "plot --fill-histogram and --levels take one tablespace file (or none, with --datadir DIR: every tablespace of the directory)".into(),
         ));
     };
     let space = Tablespace::open(crate::locate(cli, file), options)?;
-    let a = IndexAnalysis::build(&space).map_err(|e| no_map(&space, e))?;
-    let mut r = IndexesReport::new(&space, &a);
-    if let Some(d) = dict {
-        for i in &mut r.indexes {
-            i.name = index_name(d, space.space_id(), i.index_id);
-        }
-    }
-    let chart = match what {
-        PlotChoice::Levels => chart_builders::levels(&r),
-        _ => chart_builders::fill_histogram(&r),
-    };
+    let chart = index_chart(&space, dict, what).map_err(|e| no_map(&space, e))?;
     draw_chart(cli, &chart, png_out, color)
 }

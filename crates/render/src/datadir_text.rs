@@ -3,6 +3,8 @@
 use innodb_analysis::datadir_report::{
     ChecksumTotals, DatadirReport, FileResult, SummaryTotals, WasteTotals,
 };
+use innodb_analysis::datadir_totals::{PagesTotals, SdiTotals};
+use innodb_analysis::sdi_report::SdiReport;
 use innodb_analysis::space_reports::WasteReport;
 use innodb_analysis::{ChecksumReport, Summary};
 use std::fmt::Write;
@@ -201,27 +203,71 @@ pub fn indexes(
     o
 }
 
+/// The first line of a report over a data directory.
+pub fn title(datadir: &str) -> String {
+    format!("Data directory {datadir}\n")
+}
+
+/// The heading above one file's own report.
+pub fn heading(datadir: &str, file: &str) -> String {
+    format!("\n=== {} ===\n", short(datadir, file))
+}
+
+/// What stands in one file's section when it has no report.
+pub fn no_report(error: &str) -> String {
+    format!("no report: {error}\n")
+}
+
 /// Any report over a data directory: each file's own text report under a
 /// heading, then how many files there were.
 pub fn each<R>(
     r: &DatadirReport<R, innodb_analysis::datadir_report::FileTotals>,
     text: impl Fn(&R) -> String,
 ) -> String {
-    let mut o = format!("Data directory {}\n", r.datadir);
-    for f in &r.files {
-        let _ = writeln!(o, "\n=== {} ===", short(&r.datadir, &f.file));
-        match (&f.report, &f.error) {
-            (Some(rep), _) => o.push_str(&text(rep)),
-            (None, Some(e)) => {
-                let _ = writeln!(o, "no report: {e}");
-            }
-            (None, None) => {}
-        }
-    }
-    let _ = writeln!(
-        o,
-        "\n{} files, {} without a report",
+    let footer = format!(
+        "{} files, {} without a report",
         r.totals.files, r.totals.errors
     );
+    each_with(r, text, &footer)
+}
+
+/// Each file's own text report under a heading, then `footer`.
+pub fn each_with<R, T>(
+    r: &DatadirReport<R, T>,
+    text: impl Fn(&R) -> String,
+    footer: &str,
+) -> String {
+    let mut o = title(&r.datadir);
+    for f in &r.files {
+        o.push_str(&heading(&r.datadir, &f.file));
+        match (&f.report, &f.error, &f.note) {
+            (Some(rep), _, _) => o.push_str(&text(rep)),
+            (None, Some(e), _) => o.push_str(&no_report(e)),
+            (None, None, Some(n)) => {
+                let _ = writeln!(o, "{n}");
+            }
+            (None, None, None) => {}
+        }
+    }
+    let _ = writeln!(o, "\n{footer}");
     o
+}
+
+/// The last line of `--datadir DIR pages`.
+pub fn pages_footer(t: &PagesTotals) -> String {
+    format!(
+        "\n{} files, {} without a report, {} pages listed\n",
+        t.files, t.errors, t.pages
+    )
+}
+
+/// `--datadir DIR sdi`: each file's SDI (as `sdi FILE` prints it) or why
+/// it has none.
+pub fn sdi(r: &DatadirReport<SdiReport, SdiTotals>) -> String {
+    let t = &r.totals;
+    let footer = format!(
+        "{} files: {} with SDI ({} objects), {} without SDI, {} without a report",
+        t.files, t.with_sdi, t.objects, t.without_sdi, t.errors
+    );
+    each_with(r, crate::space_text::sdi, &footer)
 }

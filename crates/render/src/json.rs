@@ -72,11 +72,70 @@ pub mod pages_stream {
         )
     }
 
-    fn indent(text: &str, by: usize) -> String {
+    pub(super) fn indent(text: &str, by: usize) -> String {
         let pad = " ".repeat(by);
         text.lines()
             .map(|l| format!("{pad}{l}"))
             .collect::<Vec<_>>()
             .join("\n")
+    }
+}
+
+/// `--datadir DIR pages` as JSON, written piece by piece: exactly what
+/// [`render`] makes of a whole `DatadirReport` of page lists, without
+/// holding any file's rows. Each file's report is written with
+/// [`pages_stream`], its pieces passed through [`nested`](datadir_pages_stream::nested).
+pub mod datadir_pages_stream {
+    use serde::Serialize;
+
+    /// Everything before the first file.
+    pub fn head(datadir: &str) -> String {
+        format!(
+            "{{\n  \"datadir\": {},\n  \"files\": [",
+            serde_json::to_string(datadir).unwrap_or_else(|_| "\"\"".into())
+        )
+    }
+
+    /// A file's entry up to its report; `first` for the first file.
+    pub fn file_open(first: bool, file: &str, bytes: u64) -> String {
+        format!(
+            "{}\n    {{\n      \"file\": {},\n      \"bytes\": {bytes},\n      \"report\": ",
+            if first { "" } else { "," },
+            serde_json::to_string(file).unwrap_or_else(|_| "\"\"".into())
+        )
+    }
+
+    /// A piece of a file's report (as [`pages_stream`](super::pages_stream)
+    /// writes it), indented to its place in the file's entry.
+    pub fn nested(piece: &str) -> String {
+        piece
+            .strip_suffix('\n')
+            .unwrap_or(piece)
+            .replace('\n', "\n      ")
+    }
+
+    /// The end of a file's entry with a report.
+    pub fn file_close() -> &'static str {
+        "\n    }"
+    }
+
+    /// A whole entry (a file without a report); `first` for the first file.
+    pub fn entry<E: Serialize>(first: bool, entry: &E) -> String {
+        let body = serde_json::to_string_pretty(entry).unwrap_or_default();
+        format!(
+            "{}\n{}",
+            if first { "" } else { "," },
+            super::pages_stream::indent(&body, 4)
+        )
+    }
+
+    /// Everything after the last file; `any_files` when at least one was written.
+    pub fn tail<T: Serialize>(totals: &T, any_files: bool) -> String {
+        let totals = serde_json::to_string_pretty(totals).unwrap_or_default();
+        let close = if any_files { "\n  ]" } else { "]" };
+        format!(
+            "{close},\n  \"totals\": {}\n}}\n",
+            super::pages_stream::indent(&totals, 2).trim_start()
+        )
     }
 }
