@@ -98,3 +98,22 @@ pub fn gunzip_into(gz: &Path, dir: &Path) -> PathBuf {
     std::fs::write(&out, data).unwrap();
     out
 }
+
+/// Runs `f` on a thread of its own: `Ok` with its result when it returns
+/// within `limit`, `Err` naming a panic or a run past the limit (the thread
+/// is left to finish on its own).
+pub fn run_bounded<T: Send + 'static>(
+    limit: std::time::Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let _ = tx.send(r);
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(_)) => Err("panicked".into()),
+        Err(_) => Err(format!("still running after {limit:?}")),
+    }
+}

@@ -4,8 +4,9 @@ use crate::scan::{scan, PageConsumer};
 use crate::summary::verdict_name;
 use innodb_format::page_type::PageType;
 use innodb_format::vendor::Vendor;
-use innodb_space::{Finding, PageCheck, Tablespace};
+use innodb_space::{Finding, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Which pages to list.
 #[derive(Debug, Clone, Default)]
@@ -59,8 +60,22 @@ pub struct PageList {
     pub file: String,
     /// The rows.
     pub pages: Vec<PageRow>,
-    /// Findings on the listed pages.
+    /// Findings on the listed pages: the first
+    /// [`FindingLog::PER_KIND`] of each kind.
     pub findings: Vec<Finding>,
+    /// Every finding on the listed pages, by kind.
+    pub findings_by_kind: BTreeMap<String, u64>,
+}
+
+/// The findings of a `pages` listing as its reports carry them: the kept
+/// ones, and the count of every one by kind.
+pub fn findings_parts(log: FindingLog) -> (Vec<Finding>, BTreeMap<String, u64>) {
+    let by_kind = log
+        .counts()
+        .iter()
+        .map(|(k, n)| (k.name().to_string(), *n))
+        .collect();
+    (log.into_kept(), by_kind)
 }
 
 struct Collector<'a, 'f> {
@@ -113,11 +128,13 @@ impl PageList {
     /// Lists the pages of `space` that pass `filter`.
     pub fn build(space: &Tablespace, filter: &PageFilter) -> PageList {
         let mut pages = Vec::new();
-        let findings = Self::stream(space, filter, &mut |r| pages.push(r.clone()));
+        let log = Self::stream(space, filter, &mut |r| pages.push(r.clone()));
+        let (findings, findings_by_kind) = findings_parts(log);
         PageList {
             file: space.path().display().to_string(),
             pages,
             findings,
+            findings_by_kind,
         }
     }
 
@@ -127,7 +144,7 @@ impl PageList {
         space: &Tablespace,
         filter: &PageFilter,
         on_row: &mut dyn FnMut(&PageRow),
-    ) -> Vec<Finding> {
+    ) -> FindingLog {
         let type_filter = filter.page_type.as_deref().map(|t| match t.parse::<u16>() {
             Ok(n) => TypeFilter::Code(n),
             Err(_) => TypeFilter::Name(t),
@@ -137,7 +154,6 @@ impl PageList {
             type_filter,
             on_row,
         };
-        // The first findings of each kind: bounded on a file damaged everywhere.
-        scan(space, filter.range, &mut [&mut collector]).into_kept()
+        scan(space, filter.range, &mut [&mut collector])
     }
 }

@@ -30,7 +30,7 @@ fn stream(
     } else {
         text::pages_header()
     });
-    let findings = PageList::stream(space, filter, &mut |r| {
+    let log = PageList::stream(space, filter, &mut |r| {
         put(&if json {
             pages_stream::row(r, rows == 0)
         } else {
@@ -38,10 +38,12 @@ fn stream(
         });
         rows += 1;
     });
+    let total = log.total();
+    let (findings, by_kind) = innodb_analysis::page_list::findings_parts(log);
     put(&if json {
-        pages_stream::tail(&findings, rows > 0)
+        pages_stream::tail(&findings, &by_kind, rows > 0)
     } else {
-        text::pages_footer(&findings)
+        text::pages_footer(&findings, total)
     });
     rows
 }

@@ -45,6 +45,7 @@ pub fn records_lines(r: &innodb_analysis::records::RecordsReport) -> String {
 pub mod pages_stream {
     use innodb_analysis::PageRow;
     use innodb_space::Finding;
+    use std::collections::BTreeMap;
 
     /// Everything before the first row.
     pub fn head(file: &str) -> String {
@@ -62,13 +63,16 @@ pub mod pages_stream {
         out
     }
 
-    /// Everything after the last row; `any_rows` when at least one was written.
-    pub fn tail(findings: &[Finding], any_rows: bool) -> String {
+    /// Everything after the last row: the kept `findings` and the count of
+    /// every finding `by_kind`; `any_rows` when at least one row was written.
+    pub fn tail(findings: &[Finding], by_kind: &BTreeMap<String, u64>, any_rows: bool) -> String {
         let findings = serde_json::to_string_pretty(findings).unwrap_or_default();
+        let by_kind = serde_json::to_string_pretty(by_kind).unwrap_or_default();
         let close = if any_rows { "\n  ]" } else { "]" };
         format!(
-            "{close},\n  \"findings\": {}\n}}\n",
-            indent(&findings, 2).trim_start()
+            "{close},\n  \"findings\": {},\n  \"findings_by_kind\": {}\n}}\n",
+            indent(&findings, 2).trim_start(),
+            indent(&by_kind, 2).trim_start()
         )
     }
 

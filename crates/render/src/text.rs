@@ -32,7 +32,7 @@ pub(crate) fn findings_block(out: &mut String, findings: &[Finding], total: Opti
     if total > findings.len() {
         let _ = writeln!(
             out,
-            "  … {} more (see --format json)",
+            "  … {} more, not listed (counted by kind in --format json)",
             total - findings.len()
         );
     }
@@ -134,7 +134,8 @@ pub fn pages(list: &PageList) -> String {
     for r in &list.pages {
         o.push_str(&page_row(r));
     }
-    o.push_str(&pages_footer(&list.findings));
+    let total = list.findings_by_kind.values().sum();
+    o.push_str(&pages_footer(&list.findings, total));
     o
 }
 
@@ -169,10 +170,11 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
     )
 }
 
-/// The findings block that ends the `pages` listing.
-pub fn pages_footer(findings: &[Finding]) -> String {
+/// The findings block that ends the `pages` listing: the kept `findings`
+/// of `total` made.
+pub fn pages_footer(findings: &[Finding], total: u64) -> String {
     let mut o = String::new();
-    findings_block(&mut o, findings, None);
+    findings_block(&mut o, findings, usize::try_from(total).ok());
     o
 }
 

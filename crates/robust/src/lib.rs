@@ -1,0 +1,17 @@
+//! Every library path of innodb-inspect driven over arbitrary input, as the
+//! commands drive it: what the fuzz targets (`crates/fuzz`), the property
+//! tests and the corpus replay (`tests/fuzz_corpus.rs`) call.
+//!
+//! Each entry point takes bytes or a file that may be anything (damaged,
+//! truncated, not InnoDB at all) and runs the reports and their renderers
+//! over it. None of them returns an error: the property is that they return
+//! at all, without a panic and within a bounded time. What each produced is
+//! returned as a count of output bytes, so that no work is optimised away.
+
+mod bytes;
+mod file;
+pub mod target;
+
+pub use bytes::{undo_records, zip_page};
+pub use file::{every_page, records, sdi, undo, whole_file, Limits};
+pub use target::Target;
