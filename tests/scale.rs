@@ -237,6 +237,37 @@ fn datadir_checksum_finds_the_damaged_file() {
     assert_eq!(v["totals"]["bad_pages"], 1);
 }
 
+/// A file that cannot be read costs only its line: every data-directory
+/// report still reports the others, names the file with why, and exits 1.
+#[test]
+fn datadir_reports_exit_1_when_a_file_cannot_be_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("test")).unwrap();
+    let src = support::fixtures_dir().join("p16k/files");
+    support::gunzip_into(&src.join("ibdata1.gz"), tmp.path());
+    support::gunzip_into(&src.join("test/t_types.ibd.gz"), &tmp.path().join("test"));
+    // Shorter than one page: no report can be made of it.
+    std::fs::write(tmp.path().join("test/t_cut.ibd"), [0u8; 100]).unwrap();
+    for report in ["summary", "waste", "indexes", "segments", "extents", "fill", "count"] {
+        let (v, out) = support::run_json([
+            "--datadir".as_ref(),
+            tmp.path().as_os_str(),
+            report.as_ref(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{report}");
+        let files = v["files"].as_array().unwrap();
+        assert_eq!(files.len(), 3, "{report}");
+        let failed: Vec<&str> = files
+            .iter()
+            .filter(|f| f["error"].is_string())
+            .map(|f| f["file"].as_str().unwrap())
+            .collect();
+        assert_eq!(failed.len(), 1, "{report}");
+        assert!(failed[0].ends_with("t_cut.ibd"), "{report}: {failed:?}");
+        assert_eq!(v["totals"]["errors"], 1, "{report}");
+    }
+}
+
 /// A file damaged on every page keeps bounded findings: every bad page is
 /// counted (as runs of pages), the first [`ChecksumReport::DETAILED`] are
 /// listed with their values, and each finding kind keeps at most

@@ -340,7 +340,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             let r = datadir::over(cli, options, "summary", |space| Ok(Summary::build(space)))?;
             let r = datadir::with_totals(r, SummaryTotals::of);
             emit_report(cli.format, &r, datadir_text::summary);
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Summary { file: Some(file) } => {
             let s = Summary::build(&open(file)?);
@@ -398,7 +398,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, |r| {
                 datadir_text::each(r, |e| space_text::extents(e, colour))
             });
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Extents {
             file: Some(file),
@@ -494,7 +494,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             emit_report(cli.format, &r, |r| {
                 datadir_text::each(r, space_text::segments)
             });
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Segments { file: Some(file) } => {
             let space = open(file)?;
@@ -508,7 +508,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             })?;
             let r = datadir::with_totals(r, WasteTotals::of);
             emit_report(cli.format, &r, datadir_text::waste);
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Waste { file: Some(file) } => {
             let space = open(file)?;
@@ -522,7 +522,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             })?;
             let r = datadir::with_totals(r, IndexesTotals::of);
             emit_report(cli.format, &r, datadir_text::indexes);
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Indexes { file: Some(file) } => {
             let space = open(file)?;
@@ -536,7 +536,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             })?;
             let r = datadir::with_totals(r, FileTotals::of);
             emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::fill));
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Fill { file: Some(file) } => {
             let space = open(file)?;
@@ -687,7 +687,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
             })?;
             let r = datadir::with_totals(r, FileTotals::of);
             emit_report(cli.format, &r, |r| datadir_text::each(r, space_text::count));
-            Ok(0)
+            Ok(datadir::status(r.totals.errors))
         }
         Command::Count {
             file: Some(file),
