@@ -330,7 +330,8 @@ pub fn locality(leaves: &[u32], extent_size: u32) -> LeafLocality {
     }
 }
 
-/// Index pages in use by a segment that no walk of their index reached.
+/// Index pages in use by a segment that no walk of their index reached,
+/// and pages a walk reached that their extent descriptor marks free.
 struct OrphanFinder<'a> {
     map: &'a SpaceMap,
     vendor: innodb_format::vendor::Vendor,
@@ -350,13 +351,39 @@ impl PageConsumer for OrphanFinder<'_> {
         let Some(walk) = self.walks.iter().find(|w| w.index_id == h.index_id) else {
             return;
         };
-        if walk.reached(n) || check.doublewrite_copy {
+        if check.doublewrite_copy {
             return;
         }
-        if matches!(
-            classify(self.map, n, &mut Vec::new()),
-            PageUse::Segment { .. }
-        ) {
+        let mut own = Vec::new();
+        let page_use = classify(self.map, n, &mut own);
+        if walk.reached(n) {
+            // A page the tree uses that its descriptor marks free (unless
+            // the space account already says so for this page).
+            let free = matches!(
+                page_use,
+                PageUse::ReservedUnused { .. }
+                    | PageUse::FragmentUnused
+                    | PageUse::FreeExtent
+                    | PageUse::BeyondFreeLimit
+            );
+            if free && own.is_empty() {
+                self.findings.push(Finding::on_page(
+                    FindingKind::OwnershipMismatch,
+                    n,
+                    0,
+                    "XDES_FREE_BIT",
+                    format!(
+                        "level-{} page of index {} is reached from root {} but its extent descriptor marks it free ({})",
+                        h.level,
+                        h.index_id,
+                        walk.root_page,
+                        page_use.name()
+                    ),
+                ));
+            }
+            return;
+        }
+        if matches!(page_use, PageUse::Segment { .. }) {
             self.findings.push(Finding::on_page(
                 FindingKind::OwnershipMismatch,
                 n,

@@ -681,6 +681,8 @@ pub(crate) fn blob(
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let (mut page, mut offset) = (r.page_no, r.offset as usize);
+    // The page read last and where its BTR_BLOB_HDR_NEXT_PAGE_NO is.
+    let mut from: Option<(u32, usize)> = None;
     while out.len() < want {
         if page == innodb_format::FIL_NULL {
             return Err(format!(
@@ -689,7 +691,13 @@ pub(crate) fn blob(
             ));
         }
         if !seen.insert(page) {
-            return Err(format!("cycle: page {page} comes back"));
+            return Err(match from {
+                Some((p, at)) => format!(
+                    "cycle: page {page} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {p} at offset {at} links back to it after {} of {want} bytes)",
+                    out.len()
+                ),
+                None => format!("cycle: page {page} comes back"),
+            });
         }
         let check = pages
             .read_into(page, buf)
@@ -712,6 +720,7 @@ pub(crate) fn blob(
         }
         let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
         out.extend_from_slice(part);
+        from = Some((page, offset + sdi::BTR_BLOB_HDR_NEXT_PAGE_NO));
         page = next;
         offset = innodb_format::fil_header::FIL_PAGE_DATA;
     }

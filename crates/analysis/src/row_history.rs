@@ -182,6 +182,8 @@ impl RowHistory {
         let mut seen = HashSet::new();
         let mut end = String::new();
         let mut roll = row.roll_ptr;
+        // The undo record read last and where its DB_ROLL_PTR is: (space, page, offset).
+        let mut pointer: Option<(u32, u32, usize)> = None;
         while end.is_empty() {
             let Some(rp) = roll else {
                 end = "the record has no roll pointer".into();
@@ -203,13 +205,19 @@ impl RowHistory {
                 break;
             };
             if !seen.insert((undo_space.space_id(), rp.page, rp.offset)) {
+                // Named where the pointer that closes the loop is: the old
+                // DB_ROLL_PTR of the undo record read last.
+                let (space_id, page, offset) =
+                    pointer.unwrap_or((undo_space.space_id(), rp.page, usize::from(rp.offset)));
                 findings.push(Finding::on_page(
                     FindingKind::BrokenList,
-                    rp.page,
-                    usize::from(rp.offset),
+                    page,
+                    offset,
                     "DB_ROLL_PTR",
                     format!(
-                        "space {}: the version chain comes back to this undo record",
+                        "space {space_id}: cycle: this undo record's DB_ROLL_PTR points back to the undo record at page {} offset {} of space {}, which the version chain already passed",
+                        rp.page,
+                        rp.offset,
                         undo_space.space_id()
                     ),
                 ));
@@ -234,6 +242,9 @@ impl RowHistory {
                     break;
                 }
             };
+            pointer = h
+                .roll_ptr_offset(&buf)
+                .map(|o| (undo_space.space_id(), rp.page, o));
             let same_row = body.key.len() == n_unique
                 && body
                     .key

@@ -426,12 +426,17 @@ impl<'a> IndexPage<'a> {
         let mut owned_total = 0usize;
         for (i, &slot) in slots.iter().enumerate() {
             let Some(p) = chain.iter().position(|&(o, _)| o == slot) else {
+                let why = if slot >= self.page.len() {
+                    format!("past the end of the {}-byte page", self.page.len())
+                } else if slot >= usize::from(self.header.heap_top) {
+                    format!("at or past PAGE_HEAP_TOP {}", self.header.heap_top)
+                } else {
+                    "which is not a record of the list".to_string()
+                };
                 problems.push(PageProblem {
                     offset: slot_offset(i),
                     field: "PAGE_DIR_SLOT",
-                    message: format!(
-                        "directory slot {i} points at {slot}, which is not a record of the list"
-                    ),
+                    message: format!("directory slot {i} points at {slot}, {why}"),
                 });
                 return;
             };

@@ -15,6 +15,9 @@ pub const TRX_UNDO_SEG_HDR: usize = 56;
 /// Absolute offset of the undo segment's FSEG header
 /// (`TRX_UNDO_SEG_HDR` + `TRX_UNDO_FSEG_HEADER` 4).
 pub const TRX_UNDO_FSEG_HEADER: usize = 60;
+/// Absolute offset of the segment's page list base (`TRX_UNDO_SEG_HDR` +
+/// `TRX_UNDO_PAGE_LIST` 14): the pages linked by their `TRX_UNDO_PAGE_NODE`.
+pub const TRX_UNDO_PAGE_LIST: usize = 70;
 /// Absolute offset where the first undo log header of a segment starts
 /// (`TRX_UNDO_SEG_HDR` + `TRX_UNDO_SEG_HDR_SIZE` 30).
 pub const TRX_UNDO_FIRST_LOG: usize = 86;
@@ -100,7 +103,7 @@ impl UndoSegHeader {
             last_log: u16_at(page, 58, "TRX_UNDO_LAST_LOG")?,
             page_list: FlstBase::parse(slice(
                 page,
-                70,
+                TRX_UNDO_PAGE_LIST,
                 FLST_BASE_NODE_SIZE,
                 "TRX_UNDO_PAGE_LIST",
             )?)?,

@@ -184,6 +184,21 @@ fn field_at(page: &[u8], at: usize) -> Result<(UndoField, usize), FormatError> {
 }
 
 impl UndoRecordHeader {
+    /// For an update or delete-mark record of `page`: the offset of its old
+    /// `DB_ROLL_PTR` (after the type byte, the undo number, the table id,
+    /// the info bits and the old `DB_TRX_ID`).
+    pub fn roll_ptr_offset(&self, page: &[u8]) -> Option<usize> {
+        if !kind::is_update(self.kind) {
+            return None;
+        }
+        let mut at = self.offset + 3;
+        at += read_u64_much_compressed(page, at, "undo_no").ok()?.1;
+        at += read_u64_much_compressed(page, at, "table_id").ok()?.1;
+        at += 1;
+        at += read_u64_compressed(page, at, "DB_TRX_ID").ok()?.1;
+        Some(at)
+    }
+
     /// Reads the record's primary key (`n_unique` fields) and, for an
     /// update, its update vector.
     pub fn body(&self, page: &[u8], n_unique: usize) -> Result<UndoRecordBody, FormatError> {

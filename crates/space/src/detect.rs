@@ -70,14 +70,26 @@ pub fn from_page0(file: &[u8]) -> Page0 {
             field: "FIL_PAGE_SPACE_OR_CHKSUM",
             reason: "page 0 is all zero".into(),
         }),
-        _ => Page0::Suspect(
-            format,
-            Page0Problem {
-                offset: 0,
-                field: "FIL_PAGE_SPACE_OR_CHKSUM",
-                reason: "page 0 does not verify under the checksum its flags give".into(),
-            },
-        ),
+        _ => {
+            // The stored checksum the flags' layout reads.
+            let (offset, field) = match format.checksum_layout {
+                ChecksumLayout::FullCrc32 => (
+                    page0
+                        .len()
+                        .saturating_sub(innodb_format::fil_trailer::FIL_PAGE_FCRC32_CHECKSUM),
+                    "FIL_PAGE_FCRC32_CHECKSUM",
+                ),
+                _ => (0, "FIL_PAGE_SPACE_OR_CHKSUM"),
+            };
+            Page0::Suspect(
+                format,
+                Page0Problem {
+                    offset,
+                    field,
+                    reason: "page 0 does not verify under the checksum its flags give".into(),
+                },
+            )
+        }
     }
 }
 

@@ -564,20 +564,30 @@ impl SpaceMap {
                 Some(_) => None,
                 None => None,
             };
-            let mut problem = |message: String| {
+            // The finding names the descriptor entry's field that disagrees.
+            let xdes_page = x.first_page - x.first_page % self.physical_page_size;
+            let entry = XdesEntry::offset_of(
+                ((x.first_page - xdes_page) / self.extent_size) as usize,
+                self.extent_size as usize,
+            );
+            let mut problem = |field: &'static str, rel: usize, message: String| {
                 findings.push(Finding::on_page(
                     FindingKind::ExtentState,
-                    x.first_page,
-                    0,
-                    "XDES_STATE",
+                    xdes_page,
+                    entry + rel,
+                    field,
                     message,
                 ))
             };
             match (expect, x.list) {
-                (Some(state), Some(list)) if state != x.state => problem(format!(
-                    "extent at page {} is on {list:?} but its state is {}",
-                    x.first_page, x.state
-                )),
+                (Some(state), Some(list)) if state != x.state => problem(
+                    "XDES_STATE",
+                    xdes::XDES_STATE,
+                    format!(
+                        "extent at page {} is on {list:?} but its state is {}",
+                        x.first_page, x.state
+                    ),
+                ),
                 (
                     None,
                     Some(
@@ -588,7 +598,12 @@ impl SpaceMap {
                 ) => {
                     let seg = &self.segments[i];
                     if !x.state.is_segment() || x.segment_id != seg.id {
-                        problem(format!(
+                        let (field, rel) = if x.state.is_segment() {
+                            ("XDES_ID", xdes::XDES_ID)
+                        } else {
+                            ("XDES_STATE", xdes::XDES_STATE)
+                        };
+                        problem(field, rel, format!(
                             "extent at page {} is on a list of segment {} but its descriptor says {} of segment {}",
                             x.first_page, seg.id, x.state, x.segment_id
                         ));
@@ -596,23 +611,27 @@ impl SpaceMap {
                     if matches!(list, ExtentList::SegmentFull(_))
                         && x.used_pages != self.extent_size
                     {
-                        problem(format!(
+                        problem("XDES_BITMAP", xdes::XDES_BITMAP, format!(
                             "extent at page {} is on FSEG_FULL of segment {} but {} of its pages are free",
                             x.first_page, seg.id, self.extent_size - x.used_pages
                         ));
                     }
                     if matches!(list, ExtentList::SegmentFree(_)) && x.used_pages != 0 {
-                        problem(format!(
+                        problem("XDES_BITMAP", xdes::XDES_BITMAP, format!(
                             "extent at page {} is on FSEG_FREE of segment {} but {} of its pages are used",
                             x.first_page, seg.id, x.used_pages
                         ));
                     }
                 }
                 (_, None) if x.state != XdesState::NOT_INITED && x.first_page < self.free_limit => {
-                    problem(format!(
-                        "extent at page {} has state {} but is on no list",
-                        x.first_page, x.state
-                    ));
+                    problem(
+                        "XDES_STATE",
+                        xdes::XDES_STATE,
+                        format!(
+                            "extent at page {} has state {} but is on no list",
+                            x.first_page, x.state
+                        ),
+                    );
                 }
                 _ => {}
             }

@@ -395,8 +395,21 @@ fn decide_format(
                     Ok((f, user_or(PageSizeSource::Page0), found(msg)))
                 }
                 Some(p) => {
-                    let msg = format!("{}; {}", problem.reason, reading(&p));
-                    Ok((p, user_or(PageSizeSource::Probed), found(msg)))
+                    // The following pages disagree with the flags: the flags
+                    // are what is wrong.
+                    let layout = match f.checksum_layout {
+                        ChecksumLayout::FullCrc32 => "full_crc32",
+                        ChecksumLayout::Zip => "zip",
+                        ChecksumLayout::Classic => "classic",
+                    };
+                    let msg = format!(
+                        "{} ({}-byte pages, {layout} checksums), and the following pages disagree with those flags; {}",
+                        problem.reason,
+                        f.physical_page_size(),
+                        reading(&p)
+                    );
+                    let finding = page0_finding(FSP_SPACE_FLAGS, "FSP_SPACE_FLAGS", msg);
+                    Ok((p, user_or(PageSizeSource::Probed), Some(finding)))
                 }
                 None => match given {
                     Some(g) if g != f.physical_page_size() => {

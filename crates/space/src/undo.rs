@@ -14,7 +14,8 @@ use innodb_format::flst::FilAddr;
 use innodb_format::trx_rseg::{RsegHeader, WsrepXid};
 use innodb_format::trx_sys::{self, BinlogPos, RsegSlot, TRX_SYS_PAGE_NO};
 use innodb_format::trx_undo::{
-    UndoLogHeader, UndoPageHeader, UndoSegHeader, TRX_UNDO_HISTORY_NODE,
+    UndoLogHeader, UndoPageHeader, UndoSegHeader, TRX_UNDO_HISTORY_NODE, TRX_UNDO_PAGE_LIST,
+    TRX_UNDO_PAGE_NODE,
 };
 use innodb_format::trx_undo_rec::UndoRecordHeader;
 use serde::Serialize;
@@ -545,12 +546,25 @@ fn read_log(
     if header.next_log == 0 {
         let mut seen = HashSet::from([at.page]);
         let mut page = page_header.node.next;
+        let mut from = at.page;
         while !page.is_null() && log.pages < space.page_count() {
             if !seen.insert(page.page) {
-                fail(
-                    ctx.findings,
-                    format!("the undo page list comes back to page {}", page.page),
-                );
+                // Named as a list walk names a cycle: at the list's base (the
+                // segment header on the log's header page), with the link.
+                ctx.findings.push(Finding::on_page(
+                    FindingKind::BrokenList,
+                    at.page,
+                    TRX_UNDO_PAGE_LIST,
+                    "TRX_UNDO_PAGE_LIST",
+                    format!(
+                        "space {}: the undo page list of the undo log at page {} offset {offset} comes back to page {}: cycle: node {from}:{TRX_UNDO_PAGE_NODE} links back to {}:{}",
+                        space.space_id(),
+                        at.page,
+                        page.page,
+                        page.page,
+                        page.byte
+                    ),
+                ));
                 break;
             }
             if pages.read_into(page.page, &mut buf).is_none() {
@@ -565,6 +579,7 @@ fn read_log(
             };
             log.pages += 1;
             count_records(&buf, h.start, h.free, page.page, space, &mut log, ctx);
+            from = page.page;
             page = h.node.next;
         }
     }
@@ -607,8 +622,13 @@ fn count_records(
                     at,
                     "undo record next",
                     format!(
-                        "space {}: the undo record at {at} points to {} (records end at {end})",
+                        "space {}: the undo record at {at} points {} {} (records end at {end})",
                         space.space_id(),
+                        if r.next != 0 && usize::from(r.next) <= at {
+                            "back to"
+                        } else {
+                            "to"
+                        },
                         r.next
                     ),
                 ));

@@ -1,0 +1,1048 @@
+//! Crafted corruptions with expected findings: copies of real fixture files
+//! (made by a real MariaDB server, unpacked into a temporary directory and
+//! never changed in place) with one structure broken on purpose, where the
+//! checksum is then re-sealed so that the structure, not the checksum, is
+//! what is wrong. Each test asserts the exact finding (kind, page, offset,
+//! field), that every command named finishes within a time bound with its
+//! documented exit code, and that the rest of the report is still produced.
+//!
+//! docs/corruption-catalogue.md lists every crafted corruption of the test
+//! suite (these, tests/space_corruption.rs, tests/bad_input.rs and others)
+//! with what each command yields.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use innodb_analysis::indexes::IndexAnalysis;
+use innodb_analysis::ownership::SpaceAccount;
+use innodb_analysis::page_detail::PageDetail;
+use innodb_analysis::records::{RecordsReport, Schema};
+use innodb_format::checksum::full_crc32::full_crc32;
+use innodb_format::column_value::Value as Cell;
+use innodb_space::dictionary::Dictionary;
+use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------
+// Bytes
+// ---------------------------------------------------------------------------
+
+/// A fixture file (below `fixtures/`) unpacked into `dir`, with its bytes.
+fn unpack(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>) {
+    let path = support::gunzip_into(&support::fixtures_dir().join(rel), dir);
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+fn be16(b: &[u8], at: usize) -> usize {
+    usize::from(u16::from_be_bytes([b[at], b[at + 1]]))
+}
+
+fn be32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn put16(b: &mut [u8], at: usize, v: usize) {
+    b[at..at + 2].copy_from_slice(&u16::try_from(v).unwrap().to_be_bytes());
+}
+
+fn put32(b: &mut [u8], at: usize, v: u32) {
+    b[at..at + 4].copy_from_slice(&v.to_be_bytes());
+}
+
+/// Restores page `n`'s full_crc32 checksum after an edit (every fixture
+/// used here is full_crc32), so that the structure alone is damaged.
+fn reseal(bytes: &mut [u8], page_size: usize, n: usize) {
+    let page = &mut bytes[n * page_size..(n + 1) * page_size];
+    let c = full_crc32(page);
+    page[page_size - 4..].copy_from_slice(&c.to_be_bytes());
+}
+
+const FIL_NULL: u32 = 0xFFFF_FFFF;
+
+// ---------------------------------------------------------------------------
+// Running the binary within a time bound
+// ---------------------------------------------------------------------------
+
+/// How long one run may take before it counts as a hang.
+const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+/// One finished run of `innodb-inspect`.
+struct Run {
+    args: String,
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "`{}`: stdout is not JSON ({e}); stderr: {}",
+                self.args, self.stderr
+            )
+        })
+    }
+
+    /// JSON lines (`records --format json`): the rows and the findings.
+    fn json_lines(&self) -> (Vec<Value>, Vec<Value>) {
+        let mut rows = Vec::new();
+        let mut findings = Vec::new();
+        for line in self.stdout.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("`{}`: not a JSON line ({e}): {line}", self.args));
+            match v.get("finding") {
+                Some(f) => findings.push(f.clone()),
+                None => rows.push(v),
+            }
+        }
+        (rows, findings)
+    }
+
+    /// Asserts the documented exit code.
+    fn exits(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code, code,
+            "`innodb-inspect {}` exited {}; stderr: {}",
+            self.args, self.code, self.stderr
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "`innodb-inspect {}` panicked: {}",
+            self.args,
+            self.stderr
+        );
+        self
+    }
+}
+
+/// Runs `innodb-inspect ARGS`; a run still going after [`RUN_LIMIT`] is
+/// killed and fails the test as a hang, and so does a death by a signal.
+fn inspect<S: AsRef<OsStr>>(args: &[S]) -> Run {
+    let shown = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("innodb-inspect starts");
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = drain(child.stdout.take().map(|s| Box::new(s) as _));
+    let err = drain(child.stderr.take().map(|s| Box::new(s) as _));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`innodb-inspect {shown}` hung: still running after {RUN_LIMIT:?}, killed");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let (stdout, stderr) = (out.join().unwrap(), err.join().unwrap());
+    let code = status.code().unwrap_or_else(|| {
+        panic!("`innodb-inspect {shown}` was killed by a signal ({status}); stderr: {stderr}")
+    });
+    Run {
+        args: shown,
+        code,
+        stdout,
+        stderr,
+    }
+}
+
+/// `--format json ARGS`.
+fn json_args<'a>(args: &[&'a OsStr]) -> Vec<&'a OsStr> {
+    let mut v: Vec<&OsStr> = vec!["--format".as_ref(), "json".as_ref()];
+    v.extend_from_slice(args);
+    v
+}
+
+// ---------------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------------
+
+/// The one finding of `kind` at (`page`, `offset`, `field`) among the
+/// library's `findings`; fails unless there is exactly one.
+fn one<'a>(
+    findings: &'a [Finding],
+    kind: FindingKind,
+    page: u32,
+    offset: usize,
+    field: &str,
+) -> &'a Finding {
+    let hits: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| {
+            f.kind == kind && f.page == Some(page) && f.offset == Some(offset) && f.field == field
+        })
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "expected one {} finding at page {page}, offset {offset}, field {field}; findings: {findings:#?}",
+        kind.name()
+    );
+    hits[0]
+}
+
+/// The same, among the `findings` of a JSON report (or any JSON array of findings).
+fn one_json<'a>(
+    findings: &'a [Value],
+    kind: &str,
+    page: u32,
+    offset: usize,
+    field: &str,
+) -> &'a Value {
+    let hits: Vec<&Value> = findings
+        .iter()
+        .filter(|f| {
+            f["kind"] == kind && f["page"] == page && f["offset"] == offset && f["field"] == field
+        })
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "expected one {kind} finding at page {page}, offset {offset}, field {field}; findings: {findings:#?}"
+    );
+    hits[0]
+}
+
+/// The `findings` array of a JSON report.
+fn findings_of(v: &Value) -> Vec<Value> {
+    v["findings"].as_array().cloned().unwrap_or_default()
+}
+
+fn message(f: &Value) -> &str {
+    f["message"].as_str().unwrap_or("")
+}
+
+// ---------------------------------------------------------------------------
+// 1. A page directory slot past PAGE_HEAP_TOP, and one past the page
+// ---------------------------------------------------------------------------
+
+/// Offset of directory slot `i` on a page of `ps` bytes (`PAGE_DIR` = 8
+/// bytes before the end, 2 bytes per slot, slot 0 the infimum's).
+fn slot_offset(ps: usize, i: usize) -> usize {
+    ps - 8 - 2 * (i + 1)
+}
+
+/// Two leaves of `t_ordered` (16k): page 5's directory slot 1 points just
+/// past `PAGE_HEAP_TOP` (inside the page, in the free space), page 6's slot 2
+/// past the end of the page. `page`, `tree`, `indexes` and `records` each
+/// give one finding per page naming the slot's offset and `PAGE_DIR_SLOT`,
+/// exit 0, and still count and read all 10,000 rows (the record lists are
+/// intact; only the directory is wrong).
+#[test]
+fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (system, _) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+
+    // Page 5, slot 1 := PAGE_HEAP_TOP + 8.
+    let p5 = 5 * PS;
+    let n_slots = be16(&bytes, p5 + 38); // PAGE_N_DIR_SLOTS
+    let heap_top = be16(&bytes, p5 + 40); // PAGE_HEAP_TOP
+    assert_eq!(
+        be16(&bytes, p5 + 24),
+        17855,
+        "page 5 should be an INDEX page"
+    );
+    let past_heap = heap_top + 8;
+    assert!(
+        n_slots >= 3 && past_heap < slot_offset(PS, n_slots - 1),
+        "heap top {heap_top} should leave room before the directory of {n_slots} slots"
+    );
+    put16(&mut bytes, p5 + slot_offset(PS, 1), past_heap);
+    reseal(&mut bytes, PS, 5);
+    // Page 6, slot 2 := 0xFFF0, beyond the 16 KiB page.
+    let p6 = 6 * PS;
+    assert_eq!(
+        be16(&bytes, p6 + 24),
+        17855,
+        "page 6 should be an INDEX page"
+    );
+    put16(&mut bytes, p6 + slot_offset(PS, 2), 0xFFF0);
+    reseal(&mut bytes, PS, 6);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let expect = |findings: &[Value], what: &str| {
+        let f5 = one_json(
+            findings,
+            "ownership_mismatch",
+            5,
+            slot_offset(PS, 1),
+            "PAGE_DIR_SLOT",
+        );
+        assert_eq!(
+            message(f5),
+            format!("directory slot 1 points at {past_heap}, at or past PAGE_HEAP_TOP {heap_top}"),
+            "{what}"
+        );
+        let f6 = one_json(
+            findings,
+            "ownership_mismatch",
+            6,
+            slot_offset(PS, 2),
+            "PAGE_DIR_SLOT",
+        );
+        assert_eq!(
+            message(f6),
+            "directory slot 2 points at 65520, past the end of the 16384-byte page",
+            "{what}"
+        );
+    };
+
+    // The library, page by page.
+    let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
+    let d5 = PageDetail::build(&space, 5).unwrap();
+    one(
+        &d5.findings,
+        FindingKind::OwnershipMismatch,
+        5,
+        slot_offset(PS, 1),
+        "PAGE_DIR_SLOT",
+    );
+    let d6 = PageDetail::build(&space, 6).unwrap();
+    one(
+        &d6.findings,
+        FindingKind::OwnershipMismatch,
+        6,
+        slot_offset(PS, 2),
+        "PAGE_DIR_SLOT",
+    );
+
+    let f = path.as_os_str();
+    // page N: the slot's finding on that page only.
+    for n in ["5", "6"] {
+        let run = inspect(&json_args(&["page".as_ref(), f, n.as_ref()]));
+        let v = run.exits(0).json();
+        let findings = findings_of(&v);
+        let page: u32 = n.parse().unwrap();
+        assert!(
+            findings.iter().all(|x| x["page"] == page),
+            "page {n}: {findings:#?}"
+        );
+        let offset = slot_offset(PS, if page == 5 { 1 } else { 2 });
+        one_json(
+            &findings,
+            "ownership_mismatch",
+            page,
+            offset,
+            "PAGE_DIR_SLOT",
+        );
+        // The directory is still shown as stored.
+        let text = inspect(&["page".as_ref(), f, n.as_ref()]);
+        assert!(
+            text.exits(0).stdout.contains("Directory slots: 99, "),
+            "{}",
+            text.stdout
+        );
+    }
+    // indexes: both, and every row is still counted.
+    let run = inspect(&json_args(&["indexes".as_ref(), f]));
+    let v = run.exits(0).json();
+    expect(&findings_of(&v), "indexes");
+    assert_eq!(
+        v["indexes"][0]["records"], 10000,
+        "indexes still counts every row"
+    );
+    let index_id = v["indexes"][0]["index_id"].to_string();
+    // tree: both.
+    let run = inspect(&json_args(&[
+        "tree".as_ref(),
+        f,
+        "--index".as_ref(),
+        index_id.as_ref(),
+    ]));
+    let v = run.exits(0).json();
+    expect(&findings_of(&v), "tree");
+    // records: both, and every row.
+    let run = inspect(&json_args(&[
+        "--system".as_ref(),
+        system.as_os_str(),
+        "records".as_ref(),
+        f,
+    ]));
+    let (rows, findings) = run.exits(0).json_lines();
+    expect(&findings, "records");
+    assert_eq!(rows.len(), 10000, "records still reads every row");
+}
+
+// ---------------------------------------------------------------------------
+// 2. XDES bitmaps that contradict the segment lists and the trees
+// ---------------------------------------------------------------------------
+
+/// Size of one XDES entry for 64-page extents: 24 bytes of header, 2 bits per page.
+const XDES_SIZE_64: usize = 24 + 16;
+
+/// `extents`, `segments`, `waste` and `indexes` in JSON: each exits 0 and
+/// its findings are returned by command.
+fn space_reports(path: &Path) -> Vec<(&'static str, Vec<Value>)> {
+    ["extents", "segments", "waste", "indexes"]
+        .into_iter()
+        .map(|cmd| {
+            let run = inspect(&json_args(&[cmd.as_ref(), path.as_os_str()]));
+            (cmd, findings_of(&run.exits(0).json()))
+        })
+        .collect()
+}
+
+/// Opens `path` and accounts for every page (each once).
+fn account(path: &Path) -> (Tablespace, SpaceAccount) {
+    let space = Tablespace::open(path, OpenOptions::default()).unwrap();
+    let account = SpaceAccount::build(&space).expect("a space map");
+    assert_eq!(
+        account.counts.total(),
+        u64::from(space.page_count()),
+        "every page accounted once"
+    );
+    (space, account)
+}
+
+/// `t_blob` (16k): the extent at page 64 is on its leaf segment's
+/// `FSEG_FULL` list; setting the `XDES_FREE_BIT` of page 66, a leaf the
+/// B+tree uses, makes the bitmap contradict both the list and the tree.
+/// The space reports name the descriptor's `XDES_BITMAP` (page 0, entry 1);
+/// `indexes` also names page 66 as a page its walk reached that is marked
+/// free.
+#[test]
+fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
+    let entry = 150 + XDES_SIZE_64; // extent 1 (pages 64..127) on page 0
+    assert_eq!(be32(&bytes, entry + 20), 4, "extent 64 should be FSEG");
+    let page = 66usize;
+    assert_eq!(be16(&bytes, page * PS + 24), 17855, "page 66: INDEX");
+    assert_eq!(be16(&bytes, page * PS + 38 + 26), 0, "page 66: a leaf");
+    let bit = 2 * (page - 64);
+    let at = entry + 24 + bit / 8;
+    assert_eq!(bytes[at] >> (bit % 8) & 1, 0, "page 66 is marked used");
+    bytes[at] |= 1 << (bit % 8);
+    reseal(&mut bytes, PS, 0);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, acc) = account(&path);
+    let f = one(
+        acc.findings.kept(),
+        FindingKind::ExtentState,
+        0,
+        entry + 24,
+        "XDES_BITMAP",
+    );
+    assert!(
+        f.message
+            .starts_with("extent at page 64 is on FSEG_FULL of segment ")
+            && f.message.ends_with("but 1 of its pages are free"),
+        "{f}"
+    );
+    let a =
+        IndexAnalysis::build(&Tablespace::open(&path, OpenOptions::default()).unwrap()).unwrap();
+    let root = a.indexes[0].0.root_page;
+    let f = one(
+        a.account.findings.kept(),
+        FindingKind::OwnershipMismatch,
+        66,
+        0,
+        "XDES_FREE_BIT",
+    );
+    assert_eq!(
+        f.message,
+        format!(
+            "level-0 page of index {} is reached from root {root} but its extent descriptor marks it free (reserved_unused)",
+            a.indexes[0].0.index_id
+        )
+    );
+    // The walk itself is untouched: every leaf still counted.
+    let leaves = a.indexes[0].1.leaves().len() as u64;
+    assert_eq!(a.indexes[0].0.leaf_pages, leaves);
+
+    for (cmd, findings) in space_reports(&path) {
+        one_json(&findings, "extent_state", 0, entry + 24, "XDES_BITMAP");
+        if cmd == "indexes" {
+            one_json(&findings, "ownership_mismatch", 66, 0, "XDES_FREE_BIT");
+        } else {
+            assert_eq!(findings.len(), 1, "{cmd}: {findings:#?}");
+        }
+    }
+}
+
+/// `t_blob` (16k): the index root, page 3, is a fragment page of the
+/// non-leaf segment in the `FREE_FRAG` extent at page 0; marking it free
+/// makes `FSP_FRAG_N_USED` disagree with the bits it counts and the
+/// fragment slot disagree with the bitmap. Both are findings, and
+/// `indexes` does not report the root a second time.
+#[test]
+fn a_fragment_page_marked_free_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
+    let entry = 150; // extent 0 on page 0
+    assert_eq!(be32(&bytes, entry + 20), 2, "extent 0 should be FREE_FRAG");
+    let frag_n_used = be32(&bytes, 38 + 20); // FSP_FRAG_N_USED
+    let bit = 2 * 3;
+    let at = entry + 24 + bit / 8;
+    assert_eq!(bytes[at] >> (bit % 8) & 1, 0, "page 3 is marked used");
+    bytes[at] |= 1 << (bit % 8);
+    reseal(&mut bytes, PS, 0);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (_, acc) = account(&path);
+    let f = one(
+        acc.findings.kept(),
+        FindingKind::CountMismatch,
+        0,
+        58,
+        "FSP_FRAG_N_USED",
+    );
+    assert_eq!(
+        f.message,
+        format!(
+            "FSP_FRAG_N_USED says {frag_n_used} used pages in FREE_FRAG extents; their descriptors mark {} used",
+            frag_n_used - 1
+        )
+    );
+    let f = one(
+        acc.findings.kept(),
+        FindingKind::OwnershipMismatch,
+        3,
+        0,
+        "XDES_FREE_BIT",
+    );
+    assert_eq!(
+        f.message,
+        "page 3 is a fragment page of segment 1 but its descriptor marks it free"
+    );
+    for (cmd, findings) in space_reports(&path) {
+        one_json(&findings, "count_mismatch", 0, 58, "FSP_FRAG_N_USED");
+        one_json(&findings, "ownership_mismatch", 3, 0, "XDES_FREE_BIT");
+        assert_eq!(findings.len(), 2, "{cmd}: {findings:#?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 3. Undo logs: a record chain, a page list and a version chain that loop
+// ---------------------------------------------------------------------------
+
+/// `TRX_SYS_RSEGS` slots with a rollback segment: (rseg id, space id, page).
+fn rseg_slots(ibdata: &[u8], ps: usize) -> Vec<(usize, u32, u32)> {
+    (0..128)
+        .filter_map(|i| {
+            let at = 5 * ps + 56 + 8 * i;
+            let page = be32(ibdata, at + 4);
+            (page != FIL_NULL).then(|| (i, be32(ibdata, at), page))
+        })
+        .collect()
+}
+
+/// The first history node of a rollback segment header page (`TRX_RSEG_HISTORY` at 46), if any.
+fn history_first(file: &[u8], ps: usize, rseg_page: u32) -> Option<(usize, usize)> {
+    let r = rseg_page as usize * ps;
+    (be32(file, r + 46) > 0).then(|| (be32(file, r + 50) as usize, be16(file, r + 54)))
+}
+
+/// A copy of a fixture configuration's data directory: `ibdata1`, its undo
+/// tablespaces and `test/t_undo.ibd`, unpacked.
+fn undo_datadir(dir: &Path, config: &str) -> PathBuf {
+    let files = support::fixtures_dir().join(config).join("files");
+    let out = dir.join(config);
+    std::fs::create_dir_all(out.join("test")).unwrap();
+    for name in ["ibdata1", "undo001", "undo002", "undo003"] {
+        let gz = files.join(format!("{name}.gz"));
+        if gz.exists() {
+            support::gunzip_into(&gz, &out);
+        }
+    }
+    support::gunzip_into(&files.join("test/t_undo.ibd.gz"), &out.join("test"));
+    out
+}
+
+/// `undo` over a data directory, in JSON.
+fn undo_report(datadir: &Path) -> Value {
+    inspect(&json_args(&[
+        "--datadir".as_ref(),
+        datadir.as_os_str(),
+        "undo".as_ref(),
+    ]))
+    .exits(0)
+    .json()
+}
+
+/// `history test/t_undo --key 7` over a data directory, in JSON.
+fn history_of_key_7(datadir: &Path) -> Value {
+    inspect(&json_args(&[
+        "--datadir".as_ref(),
+        datadir.as_os_str(),
+        "history".as_ref(),
+        "test/t_undo".as_ref(),
+        "--key".as_ref(),
+        "7".as_ref(),
+    ]))
+    .exits(0)
+    .json()
+}
+
+/// `p4k-undo` (undo logs in ibdata1, 4k): in the first history log that
+/// fits on one page with at least three records, the third record's
+/// `next` is pointed back at the first. `undo` names that record's offset
+/// and stops reading the log there (bounded; the other logs are read as
+/// before); `history`, which follows roll pointers rather than this chain,
+/// still rebuilds every version.
+#[test]
+fn an_undo_record_that_points_back_is_a_finding() {
+    const PS: usize = 4096;
+    let tmp = tempfile::tempdir().unwrap();
+    let datadir = undo_datadir(tmp.path(), "p4k-undo");
+    let before = undo_report(&datadir);
+    assert_eq!(findings_of(&before), Vec::<Value>::new());
+    let ibdata = datadir.join("ibdata1");
+    let mut bytes = std::fs::read(&ibdata).unwrap();
+    // (page, first three records, records on the page)
+    let (page, recs, n) = rseg_slots(&bytes, PS)
+        .into_iter()
+        .filter(|&(_, space, _)| space == 0)
+        .filter_map(|(_, _, rseg)| history_first(&bytes, PS, rseg))
+        .find_map(|(page, byte)| {
+            let p = page * PS;
+            let log = p + byte - 34;
+            let one_page = be32(&bytes, p + 44 + 6) == FIL_NULL && be16(&bytes, log + 30) == 0;
+            let free = be16(&bytes, p + 42);
+            let mut recs = vec![be16(&bytes, log + 18)];
+            while *recs.last().unwrap() < free && recs.len() < 1000 {
+                recs.push(be16(&bytes, p + recs.last().unwrap()));
+            }
+            let n = recs.len() - 1;
+            (one_page && n >= 3).then_some((page, recs, n))
+        })
+        .expect("a one-page history log with three records");
+    let (first, third) = (recs[0], recs[2]);
+    put16(&mut bytes, page * PS + third, first);
+    reseal(&mut bytes, PS, page);
+    std::fs::write(&ibdata, &bytes).unwrap();
+
+    let v = undo_report(&datadir);
+    let findings = findings_of(&v);
+    let f = one_json(
+        &findings,
+        "broken_list",
+        page as u32,
+        third,
+        "undo record next",
+    );
+    assert_eq!(
+        message(f),
+        format!(
+            "space 0: the undo record at {third} points back to {first} (records end at {})",
+            recs[n]
+        )
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    // Two of the log's records were read before the loop; every other log as before.
+    assert_eq!(
+        v["totals"]["undo_records"].as_u64().unwrap(),
+        before["totals"]["undo_records"].as_u64().unwrap() - (n as u64 - 2)
+    );
+    assert_eq!(v["totals"]["undo_logs"], before["totals"]["undo_logs"]);
+
+    let h = history_of_key_7(&datadir);
+    assert_eq!(findings_of(&h), Vec::<Value>::new());
+    assert_eq!(h["versions"].as_array().unwrap().len(), 6);
+}
+
+/// `p16k-undo` (three undo tablespaces, 16k): in the first history log of
+/// at least three pages, the third page's `TRX_UNDO_PAGE_NODE` next link
+/// is pointed back at the second page. `undo` names the page list's base
+/// (`TRX_UNDO_PAGE_LIST` in the segment header on the log's header page,
+/// as list walks name a cycle) with the link that closes the loop, and
+/// reads that log's three pages once; `history` still rebuilds every
+/// version.
+#[test]
+fn an_undo_page_list_that_loops_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let datadir = undo_datadir(tmp.path(), "p16k-undo");
+    let ibdata = std::fs::read(datadir.join("ibdata1")).unwrap();
+    let undo: Vec<(PathBuf, Vec<u8>)> = ["undo001", "undo002", "undo003"]
+        .iter()
+        .map(|n| {
+            let p = datadir.join(n);
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
+    let space_file = |space: u32| undo.iter().position(|(_, b)| be32(b, 34) == space);
+    // (file, header page, history node byte, the log's first three pages)
+    let (file, header, byte, pages) = rseg_slots(&ibdata, PS)
+        .into_iter()
+        .filter_map(|(_, space, rseg)| {
+            let i = space_file(space)?;
+            let b = &undo[i].1;
+            let (page, byte) = history_first(b, PS, rseg)?;
+            let mut pages = vec![page];
+            while pages.len() < 3 {
+                let next = be32(b, *pages.last().unwrap() * PS + 44 + 6);
+                if next == FIL_NULL {
+                    break;
+                }
+                pages.push(next as usize);
+            }
+            (pages.len() == 3).then_some((i, page, byte, pages))
+        })
+        .next()
+        .expect("a history log of three pages or more");
+    let trx_id = u64::from_be_bytes(
+        undo[file].1[header * PS + byte - 34..header * PS + byte - 26]
+            .try_into()
+            .unwrap(),
+    );
+    let (path, mut bytes) = undo[file].clone();
+    let space_id = be32(&bytes, 34);
+    // FLST_NEXT of the third page's node (offset 44 + 6) := the second page's node.
+    let at = pages[2] * PS + 44 + 6;
+    put32(&mut bytes, at, pages[1] as u32);
+    put16(&mut bytes, at + 4, 44);
+    reseal(&mut bytes, PS, pages[2]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let v = undo_report(&datadir);
+    let findings = findings_of(&v);
+    let f = one_json(
+        &findings,
+        "broken_list",
+        header as u32,
+        70,
+        "TRX_UNDO_PAGE_LIST",
+    );
+    assert_eq!(
+        message(f),
+        format!(
+            "space {space_id}: the undo page list of the undo log at page {header} offset {} comes back to page {}: cycle: node {}:44 links back to {}:44",
+            byte - 34,
+            pages[1],
+            pages[2],
+            pages[1]
+        )
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let log = v["by_transaction"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["trx_id"] == trx_id)
+        .unwrap_or_else(|| panic!("transaction {trx_id}: {}", v["by_transaction"]));
+    assert_eq!(log["pages"], 3, "each page of the loop read once: {log}");
+
+    let h = history_of_key_7(&datadir);
+    assert_eq!(findings_of(&h), Vec::<Value>::new());
+    assert_eq!(h["versions"].as_array().unwrap().len(), 6);
+}
+
+/// InnoDB's `mach_u64_write_compressed` of a roll pointer taken apart as
+/// `history` prints it: the high word compressed, then the low word.
+fn roll_ptr_bytes(rp: &Value) -> Vec<u8> {
+    let insert = u32::from(rp["insert"].as_bool().unwrap());
+    let rseg = rp["rseg"].as_u64().unwrap() as u32;
+    let page = rp["page"].as_u64().unwrap() as u32;
+    let offset = rp["offset"].as_u64().unwrap() as u32;
+    let high = (insert << 23) | (rseg << 16) | (page >> 16);
+    let low = ((page & 0xFFFF) << 16) | offset;
+    let mut out = match high {
+        0..0x80 => vec![high as u8],
+        0x80..0x4000 => (0x8000 | high as u16).to_be_bytes().to_vec(),
+        0x4000..0x20_0000 => (0xC0_0000 | high).to_be_bytes()[1..].to_vec(),
+        0x20_0000..0x1000_0000 => (0xE000_0000 | high).to_be_bytes().to_vec(),
+        _ => [&[0xF0][..], &high.to_be_bytes()].concat(),
+    };
+    out.extend_from_slice(&low.to_be_bytes());
+    out
+}
+
+/// `p4k-undo`: key 7 of `t_undo` has six versions, each older one rebuilt
+/// from an undo record whose old `DB_ROLL_PTR` leads to the next. The
+/// second undo record's roll pointer is pointed back at the first: a cycle
+/// in the version chain. `history` names that roll pointer (page, offset
+/// of the field in the record) and stops after the versions it could
+/// rebuild; `undo`, which does not follow roll pointers, is unchanged.
+#[test]
+fn a_version_chain_that_loops_is_a_finding() {
+    const PS: usize = 4096;
+    let tmp = tempfile::tempdir().unwrap();
+    let datadir = undo_datadir(tmp.path(), "p4k-undo");
+    let before = history_of_key_7(&datadir);
+    let versions = before["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 6);
+    // versions[k].roll_ptr leads to the undo record of version k + 1.
+    let (first, second, third) = (
+        &versions[0]["roll_ptr"],
+        &versions[1]["roll_ptr"],
+        &versions[2]["roll_ptr"],
+    );
+    for rp in [first, second] {
+        assert_eq!(rp["rseg"].as_u64().map(|r| r >= 15), Some(true), "{rp}");
+    }
+    let (old, new) = (roll_ptr_bytes(third), roll_ptr_bytes(first));
+    assert_eq!(old.len(), new.len(), "the same encoded length");
+    let ibdata = datadir.join("ibdata1");
+    let mut bytes = std::fs::read(&ibdata).unwrap();
+    let page = second["page"].as_u64().unwrap() as usize;
+    let rec = page * PS + second["offset"].as_u64().unwrap() as usize;
+    let rec_end = page * PS + be16(&bytes, rec);
+    let hits: Vec<usize> = (rec..rec_end - old.len())
+        .filter(|&i| bytes[i..i + old.len()] == old[..])
+        .collect();
+    assert_eq!(hits.len(), 1, "the old roll pointer once in the record");
+    bytes[hits[0]..hits[0] + new.len()].copy_from_slice(&new);
+    reseal(&mut bytes, PS, page);
+    std::fs::write(&ibdata, &bytes).unwrap();
+
+    let h = history_of_key_7(&datadir);
+    let findings = findings_of(&h);
+    let f = one_json(
+        &findings,
+        "broken_list",
+        page as u32,
+        hits[0] - page * PS,
+        "DB_ROLL_PTR",
+    );
+    assert_eq!(
+        message(f),
+        format!(
+            "space 0: cycle: this undo record's DB_ROLL_PTR points back to the undo record at page {} offset {} of space 0, which the version chain already passed",
+            first["page"], first["offset"]
+        )
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(h["versions"].as_array().unwrap().len(), 3);
+    assert_eq!(h["end"], "a cycle in the version chain");
+
+    let v = undo_report(&datadir);
+    assert_eq!(findings_of(&v), Vec::<Value>::new());
+}
+
+// ---------------------------------------------------------------------------
+// 4. A BLOB chain that loops
+// ---------------------------------------------------------------------------
+
+/// `t_compact_blob` (`p16k-offpage`, 16k): the first BLOB chain of three
+/// pages or more gets its second page's `BTR_BLOB_HDR_NEXT_PAGE_NO`
+/// pointed back at its first page. `records` (and the library) reads every
+/// row, marks that row's column undecodable, and gives a finding naming
+/// the chain (its first page and the reference's offset) and the page
+/// that links back; the walk ends.
+#[test]
+fn a_blob_chain_that_loops_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
+    let (system, _) = unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
+    // BLOB pages (type 10) and their next pages (BTR_BLOB_HDR_NEXT_PAGE_NO at 38 + 4).
+    let next =
+        |b: &[u8], n: usize| (be16(b, n * PS + 24) == 10).then(|| be32(b, n * PS + 42) as usize);
+    let blobs: Vec<usize> = (0..bytes.len() / PS)
+        .filter(|&n| next(&bytes, n).is_some())
+        .collect();
+    let targets: Vec<usize> = blobs.iter().filter_map(|&n| next(&bytes, n)).collect();
+    let chain = blobs
+        .iter()
+        .filter(|n| !targets.contains(n))
+        .map(|&head| {
+            let mut c = vec![head];
+            while let Some(n) = next(&bytes, *c.last().unwrap()) {
+                if n == FIL_NULL as usize || c.len() > 10 {
+                    break;
+                }
+                c.push(n);
+            }
+            c
+        })
+        .find(|c| c.len() >= 3)
+        .expect("a BLOB chain of three pages");
+    let (head, second) = (chain[0], chain[1]);
+    put32(&mut bytes, second * PS + 42, head as u32);
+    reseal(&mut bytes, PS, second);
+    std::fs::write(&path, &bytes).unwrap();
+    let expected = |m: &str| {
+        m.starts_with(&format!(
+            "cycle: page {head} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {second} at offset 42 links back to it after "
+        ))
+    };
+
+    // The library.
+    let dict =
+        Dictionary::read(&Tablespace::open(&system, OpenOptions::default()).unwrap()).unwrap();
+    let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
+    let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
+    let r = RecordsReport::build(&space, &schema, None, false, None).unwrap();
+    assert_eq!(r.rows.len(), 100);
+    let undecoded: Vec<_> = r
+        .rows
+        .iter()
+        .filter(|row| {
+            row.values
+                .iter()
+                .any(|v| matches!(v, Cell::Undecoded { .. }))
+        })
+        .collect();
+    assert_eq!(undecoded.len(), 1, "one row's BLOB runs into the loop");
+    assert_eq!(
+        undecoded[0]
+            .external
+            .iter()
+            .map(|&(_, p)| p as usize)
+            .collect::<Vec<_>>(),
+        vec![head]
+    );
+    let f = one(
+        &r.findings,
+        FindingKind::BrokenList,
+        head as u32,
+        38,
+        "BLOB chain",
+    );
+    assert!(expected(&f.message), "{f}");
+    assert_eq!(r.findings.len(), 1, "{:#?}", r.findings);
+
+    // The binary.
+    let run = inspect(&json_args(&[
+        "--system".as_ref(),
+        system.as_os_str(),
+        "records".as_ref(),
+        path.as_os_str(),
+    ]));
+    let (rows, findings) = run.exits(0).json_lines();
+    assert_eq!(rows.len(), 100);
+    let f = one_json(&findings, "broken_list", head as u32, 38, "BLOB chain");
+    assert!(expected(message(f)), "{f}");
+    // The other reports do not follow BLOB chains: no finding, exit 0.
+    for cmd in ["indexes", "segments"] {
+        let run = inspect(&json_args(&[cmd.as_ref(), path.as_os_str()]));
+        assert_eq!(
+            findings_of(&run.exits(0).json()),
+            Vec::<Value>::new(),
+            "{cmd}"
+        );
+    }
+    let run = inspect(&[
+        "page".as_ref(),
+        path.as_os_str(),
+        second.to_string().as_ref(),
+    ]);
+    run.exits(0);
+}
+
+// ---------------------------------------------------------------------------
+// 5. Page 0 whose flags give the wrong page size (checksum re-sealed)
+// ---------------------------------------------------------------------------
+
+/// `t_ordered` (16k, full_crc32, `FSP_SPACE_FLAGS` 0x15): the page-size
+/// bits of the flags flipped to claim 4k pages (0x13), page 0's checksum
+/// re-sealed over its 16 KiB. Page 0 does not verify under its own flags,
+/// the following pages verify as 16k: the probed size wins, and the
+/// `page0` finding names `FSP_SPACE_FLAGS`. `summary`, `pages` and
+/// `checksum` work (exit 0, every page verifies); with `--page-size 16k`
+/// the same, the size coming from the user. The space reports read page
+/// 0's FSP header only when the size was given (`extents` exits 0 with the
+/// finding); with a probed size they say page 0 is unusable (exit 2), as
+/// documented. (tests/bad_input.rs
+/// `damaged_page0_is_probed` and `damaged_page0_with_page_size_option`
+/// make the same flip on third-party files without re-sealing.)
+#[test]
+fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    assert_eq!(be32(&bytes, 54), 0x15, "full_crc32, PAGE_SSIZE 5 (16k)");
+    put32(&mut bytes, 54, 0x15 ^ 0x06); // PAGE_SSIZE 3: 4k
+    reseal(&mut bytes, PS, 0);
+    std::fs::write(&path, &bytes).unwrap();
+    let pages = (bytes.len() / PS) as u64;
+    let f = path.as_os_str();
+
+    for (extra, source, how) in [
+        (&[][..], "probed", "probed from the following pages"),
+        (&["--page-size", "16k"][..], "user", "--page-size"),
+    ] {
+        let mut args: Vec<&OsStr> = extra.iter().map(OsStr::new).collect();
+        args.extend(["summary".as_ref(), f]);
+        let v = inspect(&json_args(&args)).exits(0).json();
+        assert_eq!(
+            (
+                &v["page_size"],
+                &v["page_size_source"],
+                &v["page_count"],
+                &v["bad_checksums"]
+            ),
+            (
+                &Value::from(PS),
+                &Value::from(source),
+                &Value::from(pages),
+                &Value::from(0)
+            ),
+            "{extra:?}"
+        );
+        let findings = findings_of(&v);
+        let p0 = one_json(&findings, "page0", 0, 54, "FSP_SPACE_FLAGS");
+        assert_eq!(
+            message(p0),
+            format!(
+                "page 0 does not verify under the checksum its flags give (4096-byte pages, full_crc32 checksums), and the following pages disagree with those flags; reading with 16384-byte pages ({how})"
+            )
+        );
+        assert_eq!(findings.len(), 1, "{findings:#?}");
+
+        let mut args: Vec<&OsStr> = extra.iter().map(OsStr::new).collect();
+        args.extend(["checksum".as_ref(), f]);
+        let v = inspect(&json_args(&args)).exits(0).json();
+        assert_eq!(v[0]["pages"], pages);
+        let others = v[0]["other_findings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        one_json(&others, "page0", 0, 54, "FSP_SPACE_FLAGS");
+
+        let mut args: Vec<&OsStr> = extra.iter().map(OsStr::new).collect();
+        args.extend(["pages".as_ref(), f]);
+        let v = inspect(&json_args(&args)).exits(0).json();
+        assert_eq!(v["pages"].as_array().unwrap().len() as u64, pages);
+
+        // The space reports trust page 0's FSP header when the size was
+        // given, not when it had to be probed.
+        let mut args: Vec<&OsStr> = extra.iter().map(OsStr::new).collect();
+        args.extend(["extents".as_ref(), f]);
+        if source == "user" {
+            let v = inspect(&json_args(&args)).exits(0).json();
+            let findings = findings_of(&v);
+            one_json(&findings, "page0", 0, 54, "FSP_SPACE_FLAGS");
+            assert_eq!(findings.len(), 1, "{findings:#?}");
+        } else {
+            let run = inspect(&args);
+            run.exits(2);
+            assert!(run.stderr.contains("page 0 is unusable"), "{}", run.stderr);
+        }
+    }
+}
