@@ -1046,3 +1046,42 @@ fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
         }
     }
 }
+
+/// `t_ordered` (16k, full_crc32): one byte of page 0's body changed, the
+/// flags left intact and the checksum not re-sealed. Page 0 does not
+/// verify, the following pages agree with its flags: they are used, and
+/// the `page0` finding names the stored full_crc32 checksum (the last 4
+/// bytes), as does the page's `bad_checksum`. `checksum` exits 1.
+#[test]
+fn page0_with_a_bad_checksum_and_good_flags_keeps_its_flags() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    bytes[5000] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+
+    let v = inspect(&json_args(&["summary".as_ref(), f]))
+        .exits(0)
+        .json();
+    assert_eq!(v["page_size"], PS);
+    assert_eq!(v["page_size_source"], "page0");
+    let findings = findings_of(&v);
+    let p0 = one_json(&findings, "page0", 0, PS - 4, "FIL_PAGE_FCRC32_CHECKSUM");
+    assert_eq!(
+        message(p0),
+        "page 0 does not verify under the checksum its flags give; the following pages agree with its flags"
+    );
+    one_json(
+        &findings,
+        "bad_checksum",
+        0,
+        PS - 4,
+        "FIL_PAGE_FCRC32_CHECKSUM",
+    );
+    assert_eq!(findings.len(), 2, "{findings:#?}");
+    let v = inspect(&json_args(&["checksum".as_ref(), f]))
+        .exits(1)
+        .json();
+    assert_eq!(v[0]["bad_pages"][0]["page"], 0);
+}
