@@ -195,3 +195,29 @@ fn every_command_over_every_fixture_leaves_it_unchanged() {
         files.len()
     );
 }
+
+/// `--png` pointed at a tablespace (a slip of the keyboard) is refused: the
+/// file keeps its bytes, and an existing PNG may still be replaced.
+#[test]
+fn png_output_never_writes_over_a_data_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = support::fixtures_dir().join("p16k/files/test/t_types.ibd.gz");
+    let file = support::gunzip_into(&gz, tmp.path());
+    let before = fingerprint(&file);
+    let f = file.display().to_string();
+    for args in [
+        vec!["heatmap", &f, "--png", &f],
+        vec!["plot", &f, "--levels", "--png", &f],
+    ] {
+        let out = support::run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not a PNG"), "{args:?}: {err}");
+    }
+    assert_eq!(fingerprint(&file), before);
+    let png = tmp.path().join("map.png").display().to_string();
+    for _ in 0..2 {
+        let out = support::run(["heatmap", &f, "--png", &png]);
+        assert_eq!(out.status.code(), Some(0));
+    }
+}

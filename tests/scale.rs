@@ -248,7 +248,9 @@ fn datadir_reports_exit_1_when_a_file_cannot_be_read() {
     support::gunzip_into(&src.join("test/t_types.ibd.gz"), &tmp.path().join("test"));
     // Shorter than one page: no report can be made of it.
     std::fs::write(tmp.path().join("test/t_cut.ibd"), [0u8; 100]).unwrap();
-    for report in ["summary", "waste", "indexes", "segments", "extents", "fill", "count"] {
+    for report in [
+        "summary", "waste", "indexes", "segments", "extents", "fill", "count",
+    ] {
         let (v, out) = support::run_json([
             "--datadir".as_ref(),
             tmp.path().as_os_str(),

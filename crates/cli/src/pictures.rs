@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// Writes `img` to `path` as PNG; returns the line that says so.
 pub fn save_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<String, String> {
+    refuse_to_overwrite_data(path)?;
     let bytes = png::encode(img)?;
     std::fs::write(path, &bytes)
         .map_err(|e| format!("{}: cannot write the PNG: {e}", path.display()))?;
@@ -26,6 +27,25 @@ pub fn save_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<S
         img.width(),
         img.height(),
         bytes.len()
+    ))
+}
+
+/// An error when `path` holds something other than a PNG (a tablespace
+/// given by mistake as the output, say): data files are never written.
+fn refuse_to_overwrite_data(path: &Path) -> Result<(), String> {
+    use std::io::Read;
+    const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    let mut head = [0u8; 8];
+    let n = f.read(&mut head).unwrap_or(0);
+    if n == 0 || head == PNG_SIGNATURE {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: exists and is not a PNG; refusing to write over it (innodb-inspect never writes to a data file)",
+        path.display()
     ))
 }
 
