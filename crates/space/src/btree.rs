@@ -158,7 +158,11 @@ pub fn walk(
             if rtree {
                 rtree_links.push((n, check.fil.prev, check.fil.next));
             }
-            let want_prev = if i == 0 { FIL_NULL } else { current[i - 1] };
+            let want_prev = i
+                .checked_sub(1)
+                .and_then(|p| current.get(p))
+                .copied()
+                .unwrap_or(FIL_NULL);
             let want_next = current.get(i + 1).copied().unwrap_or(FIL_NULL);
             for (got, want, field, offset) in [
                 (
@@ -238,16 +242,16 @@ pub fn walk(
                     .chain((0..candidates.len()).filter(|&d| d != last_depth))
                     .filter(|&d| d < candidates.len())
                     .collect();
-                let child = order.into_iter().find(|&d| {
-                    let c = candidates[d];
-                    c < page_count
+                let child = order.into_iter().find_map(|d| {
+                    let c = *candidates.get(d)?;
+                    (c < page_count
                         && !is_marked(&out.reached, c)
-                        && child_fits(pages, c, header.index_id, header.level - 1, &mut child_buf)
+                        && child_fits(pages, c, header.index_id, header.level - 1, &mut child_buf))
+                    .then_some((d, c))
                 });
                 match child {
-                    Some(d) => {
+                    Some((d, c)) => {
                         last_depth = d;
-                        let c = candidates[d];
                         mark(&mut out.reached, c);
                         next_level.push(c);
                     }

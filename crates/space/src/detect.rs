@@ -62,7 +62,8 @@ pub fn from_page0(file: &[u8]) -> Page0 {
         Ok(f) => f,
         Err(p) => return Page0::Unusable(p),
     };
-    let page0 = &file[..format.physical_page_size()];
+    // decode_page0 has checked that the file holds the whole page.
+    let page0 = file.get(..format.physical_page_size()).unwrap_or(file);
     match verify(page0, format.checksum_layout) {
         ChecksumVerdict::Valid { .. } => Page0::Valid(format),
         ChecksumVerdict::AllZero => Page0::Unusable(Page0Problem {
@@ -154,11 +155,14 @@ pub fn probe(file: &[u8], size: Option<usize>) -> Option<SpaceFormat> {
         None => &PAGE_SIZES,
     };
     let mut best: Option<(usize, usize, ChecksumLayout)> = None;
-    for &ps in candidates {
+    for &ps in candidates.iter().filter(|&&ps| ps > 0) {
         let mut votes = [0usize; 3];
-        let pages = (file.len() / ps).min(PROBE_PAGES + 1);
-        for n in 1..pages {
-            let page = &file[n * ps..(n + 1) * ps];
+        for (n, page) in file
+            .chunks_exact(ps)
+            .enumerate()
+            .take(PROBE_PAGES + 1)
+            .skip(1)
+        {
             let Ok(fil) = FilHeader::parse(page) else {
                 continue;
             };
@@ -172,12 +176,14 @@ pub fn probe(file: &[u8], size: Option<usize>) -> Option<SpaceFormat> {
                 None => {}
             }
         }
-        let (i, &v) = votes.iter().enumerate().max_by_key(|(_, &v)| v)?;
-        let layout = [
+        let (layout, v) = [
             ChecksumLayout::FullCrc32,
             ChecksumLayout::Classic,
             ChecksumLayout::Zip,
-        ][i];
+        ]
+        .into_iter()
+        .zip(votes)
+        .max_by_key(|&(_, v)| v)?;
         if v > 0 && best.is_none_or(|(_, bv, _)| v > bv) {
             best = Some((ps, v, layout));
         }

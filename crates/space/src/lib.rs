@@ -5,6 +5,8 @@
 //! Nothing here prints; problems that do not stop the work are
 //! [`finding::Finding`]s.
 
+#![deny(clippy::indexing_slicing)]
+
 pub mod btree;
 pub mod detect;
 pub mod dictionary;

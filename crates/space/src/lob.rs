@@ -494,7 +494,7 @@ impl Walk<'_, '_> {
                 let data = h
                     .data(&self.first)
                     .map_err(|err| format!("page {page}: {err}"))?;
-                z.extend_from_slice(&data[..data.len().min(remain)]);
+                z.extend_from_slice(head(data, remain));
                 page = next_page(&self.first, page)?;
                 continue;
             }
@@ -510,7 +510,7 @@ impl Walk<'_, '_> {
                 let data = ZlobDataPage::parse(buf)
                     .and_then(|h| h.data(buf))
                     .map_err(|err| format!("page {page}: {err}"))?;
-                z.extend_from_slice(&data[..data.len().min(remain)]);
+                z.extend_from_slice(head(data, remain));
                 page = next_page(buf, page)?;
             } else if check.page_type == PageType::ZLOB_FRAG {
                 // A stream's fragment is its last part; the page's
@@ -525,7 +525,7 @@ impl Walk<'_, '_> {
                         )
                     })?;
                 let data = frag.2;
-                z.extend_from_slice(&data[..data.len().min(remain)]);
+                z.extend_from_slice(head(data, remain));
                 if z.len() < total {
                     return Err(format!(
                         "{}: the zlib stream has {} of its {total} bytes after its fragment on page {page}",
@@ -574,7 +574,7 @@ impl Walk<'_, '_> {
                 self.entry_text(at)
             ));
         }
-        self.out.extend_from_slice(&chunk[..got.min(cap)]);
+        self.out.extend_from_slice(head(&chunk, got));
         Ok(())
     }
 }
@@ -582,7 +582,12 @@ impl Walk<'_, '_> {
 /// Appends `data` to `out`, which stops at `want` bytes.
 fn append_capped(out: &mut Vec<u8>, want: usize, data: &[u8]) {
     let room = want.saturating_sub(out.len());
-    out.extend_from_slice(&data[..data.len().min(room)]);
+    out.extend_from_slice(head(data, room));
+}
+
+/// The first `n` bytes of `data`, or all of it when it is shorter.
+fn head(data: &[u8], n: usize) -> &[u8] {
+    data.get(..n).unwrap_or(data)
 }
 
 /// `FIL_PAGE_NEXT` of the page image `img` (page `page`).

@@ -276,9 +276,10 @@ impl PageChecker {
     ) -> Option<&[u8]> {
         let algorithm = self.format.flags.compression_algorithm;
         let result = if full_crc32 {
+            // The frame size never exceeds the page.
             let size = checksum::full_crc32_frame_size(page);
             self.decompressor().decompress_full_crc32(
-                &page[..size],
+                page.get(..size).unwrap_or(page),
                 algorithm.unwrap_or(innodb_format::fsp_flags::CompressionAlgorithm(0)),
             )
         } else {

@@ -302,9 +302,12 @@ pub fn name_segments(pages: &mut LogicalPages<'_>, segments: &mut [Segment]) {
             if h.space != space_id {
                 continue;
             }
-            if let Some(&i) = by_inode.get(&(h.page_no, usize::from(h.offset))) {
-                if segments[i].owner == SegmentOwner::Unknown {
-                    segments[i].owner = owner;
+            if let Some(seg) = by_inode
+                .get(&(h.page_no, usize::from(h.offset)))
+                .and_then(|&i| segments.get_mut(i))
+            {
+                if seg.owner == SegmentOwner::Unknown {
+                    seg.owner = owner;
                 }
             }
         }

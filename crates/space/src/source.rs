@@ -80,8 +80,8 @@ impl Source {
     /// file); returns how many were read.
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
         let mut done = 0;
-        while done < buf.len() {
-            match positioned_read(&self.file, &mut buf[done..], offset + done as u64) {
+        while let Some(rest) = buf.get_mut(done..).filter(|rest| !rest.is_empty()) {
+            match positioned_read(&self.file, rest, offset + done as u64) {
                 Ok(0) => break,
                 Ok(n) => done += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -99,8 +99,8 @@ impl Source {
 
 fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..])? {
+    while let Some(rest) = buf.get_mut(n..).filter(|rest| !rest.is_empty()) {
+        match file.read(rest)? {
             0 => break,
             k => n += k,
         }

@@ -478,7 +478,9 @@ impl SpaceMap {
         i: usize,
         findings: &mut Vec<Finding>,
     ) {
-        let seg = self.segments[i].clone();
+        let Some(seg) = self.segments.get(i).cloned() else {
+            return;
+        };
         let owner = format!("segment {}", seg.id);
         let n_extents = self.extents.len();
         for (name, rel, base, list) in [
@@ -509,10 +511,12 @@ impl SpaceMap {
             };
             let walk = self.walk_extent_list(pages, ln, &base, n_extents, findings);
             let extents: Vec<u32> = walk.iter().map(|&e| e as u32).collect();
-            match list {
-                ExtentList::SegmentFree(_) => self.segments[i].free_extents = extents,
-                ExtentList::SegmentNotFull(_) => self.segments[i].not_full_extents = extents,
-                _ => self.segments[i].full_extents = extents,
+            if let Some(seg) = self.segments.get_mut(i) {
+                match list {
+                    ExtentList::SegmentFree(_) => seg.free_extents = extents,
+                    ExtentList::SegmentNotFull(_) => seg.not_full_extents = extents,
+                    _ => seg.full_extents = extents,
+                }
             }
             self.claim_extents(&walk, list, name, findings);
         }
@@ -535,7 +539,11 @@ impl SpaceMap {
                     ));
                     continue;
                 }
-                if let Some(&other) = self.fragment_owner.get(&p) {
+                if let Some(other) = self
+                    .fragment_owner
+                    .get(&p)
+                    .and_then(|&o| self.segments.get(o))
+                {
                     findings.push(Finding::on_page(
                         FindingKind::PageClaimedTwice,
                         p,
@@ -543,7 +551,7 @@ impl SpaceMap {
                         "FSEG_FRAG_ARR",
                         format!(
                             "page {p} is a fragment page of segment {} and of segment {}",
-                            self.segments[other].id, seg.id
+                            other.id, seg.id
                         ),
                     ));
                     continue;
@@ -596,7 +604,11 @@ impl SpaceMap {
                         | ExtentList::SegmentFull(i)),
                     ),
                 ) => {
-                    let seg = &self.segments[i];
+                    // Only walk_segment_lists tags an extent with a segment,
+                    // by its index in self.segments.
+                    let Some(seg) = self.segments.get(i) else {
+                        continue;
+                    };
                     if !x.state.is_segment() || x.segment_id != seg.id {
                         let (field, rel) = if x.state.is_segment() {
                             ("XDES_ID", xdes::XDES_ID)

@@ -106,13 +106,13 @@ impl Tablespace {
 
         let ps = format.physical_page_size();
         let len = bytes.len();
-        if len < ps {
+        let Some(page0_bytes) = bytes.get(..ps) else {
             return Err(SpaceError::ShorterThanAPage {
                 path,
                 len: len as u64,
                 page_size: ps,
             });
-        }
+        };
         if len % ps != 0 {
             open_findings.push(Finding {
                 kind: FindingKind::TrailingBytes,
@@ -126,7 +126,6 @@ impl Tablespace {
             });
         }
         let page_count = u32::try_from(len / ps).unwrap_or(u32::MAX);
-        let page0_bytes = &bytes[..ps];
         let fsp_header = (page_size_source != PageSizeSource::Probed)
             .then(|| FspHeader::parse(page0_bytes).ok())
             .flatten();
@@ -140,7 +139,9 @@ impl Tablespace {
         };
         let doublewrite = if space_id == 0 && page_count > TRX_SYS_PAGE_NO {
             let at = TRX_SYS_PAGE_NO as usize * ps;
-            DoublewriteArea::find(&bytes[at..at + ps], format.extent_size())
+            bytes
+                .get(at..at + ps)
+                .and_then(|page| DoublewriteArea::find(page, format.extent_size()))
         } else {
             None
         };
@@ -213,15 +214,15 @@ impl Tablespace {
     /// The physical bytes of page `n`.
     pub fn page(&self, n: u32) -> Result<&[u8], SpaceError> {
         let ps = self.format.physical_page_size();
-        if n >= self.page_count {
-            return Err(SpaceError::NoSuchPage {
+        let start = n as usize * ps;
+        match self.source.bytes().get(start..start + ps) {
+            Some(page) if n < self.page_count => Ok(page),
+            _ => Err(SpaceError::NoSuchPage {
                 path: self.path.clone(),
                 page: n.into(),
                 page_count: self.page_count,
-            });
+            }),
         }
-        let start = n as usize * ps;
-        Ok(&self.source.bytes()[start..start + ps])
     }
 
     /// Reads `buf.len()` bytes of page `n` from its start with a positioned
@@ -237,8 +238,10 @@ impl Tablespace {
             });
         }
         let len = buf.len().min(ps as usize);
+        // `len` is at most `buf.len()`: the fallback is never taken.
+        let want = buf.get_mut(..len).unwrap_or_default();
         self.source
-            .read_at(u64::from(n) * ps, &mut buf[..len])
+            .read_at(u64::from(n) * ps, want)
             .map_err(|source| SpaceError::Io {
                 path: self.path.clone(),
                 source,
@@ -267,18 +270,24 @@ impl Tablespace {
         // measurably slower (it is most of a scan's time).
         let mut backing = vec![0u8; per_chunk * ps + READ_ALIGN];
         let skip = backing.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN);
-        let buf = &mut backing[skip..skip + per_chunk * ps];
+        // `skip` is at most READ_ALIGN, which the backing has to spare.
+        let Some(buf) = backing.get_mut(skip..skip + per_chunk * ps) else {
+            return;
+        };
         let mut next = u64::from(first);
         let end = u64::from(last) + 1;
         while next < end {
             let n = (per_chunk as u64).min(end - next) as usize;
-            let want = &mut buf[..n * ps];
+            // `n` is at most `per_chunk`: the buffer always holds `n` pages.
+            let Some(want) = buf.get_mut(..n * ps) else {
+                return;
+            };
             match self.source.read_at(next * ps as u64, want) {
                 Ok(got) => {
                     if let Some(p) = &self.progress {
                         p.fetch_add(got as u64, Ordering::Relaxed);
                     }
-                    for (i, page) in want[..got - got % ps].chunks_exact(ps).enumerate() {
+                    for (i, page) in want.chunks_exact(ps).take(got / ps).enumerate() {
                         f((next + i as u64) as u32, Ok(page));
                     }
                     if got < n * ps {

@@ -610,7 +610,11 @@ fn count_records(
                         trx_id: log.header.trx_id,
                         trx_no: log.header.trx_no,
                         header: r,
-                        bytes: page[at..usize::from(r.next)].to_vec(),
+                        // at < r.next <= end <= page.len(): always there.
+                        bytes: page
+                            .get(at..usize::from(r.next))
+                            .unwrap_or_default()
+                            .to_vec(),
                     });
                 }
                 at = usize::from(r.next);

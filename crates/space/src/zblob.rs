@@ -53,10 +53,11 @@ pub fn read_zblob(
                 expected.name(pages.space().format().vendor)
             ));
         }
-        let next_at = buf
+        let next = buf
             .get(offset..offset + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_be_bytes)
             .ok_or_else(|| format!("page {page}: BLOB offset {offset} is past the page"))?;
-        let next = u32::from_be_bytes([next_at[0], next_at[1], next_at[2], next_at[3]]);
         // The stream follows the page header, or the 4-byte next pointer
         // when the reference points elsewhere.
         let start = if offset == FIL_PAGE_NEXT {
