@@ -53,8 +53,10 @@ fn table_charset(sql: &str) -> Option<String> {
 /// `decimal_bin_size`.
 fn decimal_bytes(p: u32, s: u32) -> u32 {
     const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+    // Bytes of the leftover digits (fewer than 9: always in the table).
+    let rest = |digits: u32| DIG2BYTES.get((digits % 9) as usize).copied().unwrap_or(4);
     let intg = p.saturating_sub(s);
-    intg / 9 * 4 + DIG2BYTES[(intg % 9) as usize] + s / 9 * 4 + DIG2BYTES[(s % 9) as usize]
+    intg / 9 * 4 + rest(intg) + s / 9 * 4 + rest(s)
 }
 
 fn frac_bytes(fsp: Option<u64>) -> u32 {

@@ -208,7 +208,9 @@ impl IndexAnalysis {
                 l.garbage_bytes += space_use.garbage_bytes as u64;
                 l.usable_bytes += space_use.usable_bytes as u64;
                 let bucket = ((space_use.fill() * 10.0).floor() as usize).min(FILL_BUCKETS - 1);
-                l.fill_histogram[bucket] += 1;
+                if let Some(b) = l.fill_histogram.get_mut(bucket) {
+                    *b += 1;
+                }
             });
             levels.sort_by_key(|l| l.level);
             for l in &mut levels {
@@ -296,16 +298,12 @@ pub fn locality(leaves: &[u32], extent_size: u32) -> LeafLocality {
     if n == 0 {
         return LeafLocality::default();
     }
-    let mut jumps: Vec<u64> = leaves
-        .windows(2)
-        .map(|w| u64::from(w[0].abs_diff(w[1])))
-        .collect();
-    let sequential = leaves
-        .windows(2)
-        .filter(|w| w[1] == w[0].wrapping_add(1))
-        .count();
+    // Each leaf with the next one.
+    let pairs = || leaves.iter().zip(leaves.iter().skip(1));
+    let mut jumps: Vec<u64> = pairs().map(|(a, b)| u64::from(a.abs_diff(*b))).collect();
+    let sequential = pairs().filter(|&(a, b)| *b == a.wrapping_add(1)).count();
     let es = extent_size.max(1);
-    let switches = 1 + leaves.windows(2).filter(|w| w[0] / es != w[1] / es).count();
+    let switches = 1 + pairs().filter(|&(a, b)| a / es != b / es).count();
     let mut extents: Vec<u32> = leaves.iter().map(|p| p / es).collect();
     extents.sort_unstable();
     extents.dedup();

@@ -61,10 +61,15 @@ pub fn find(space: &Tablespace, schema: &Schema, key: &str) -> KeySearch {
     let Some(index) = schema.indexes.iter().find(|i| i.clustered) else {
         return KeySearch::Unsupported("the schema has no clustered index".into());
     };
-    let Some(n_key) = index.fields.iter().position(|f| f.name == "DB_TRX_ID") else {
+    let Some(key_fields) = index
+        .fields
+        .iter()
+        .position(|f| f.name == "DB_TRX_ID")
+        .and_then(|n| index.fields.get(..n))
+    else {
         return KeySearch::Unsupported("the clustered index has no DB_TRX_ID".into());
     };
-    let key_fields = &index.fields[..n_key];
+    let n_key = key_fields.len();
     let parts: Vec<&str> = key.split(',').map(str::trim).collect();
     if parts.len() != n_key {
         return KeySearch::Unsupported(format!(
@@ -207,12 +212,9 @@ fn leaf(
         Err(e) => return KeySearch::Unsupported(format!("leaf page {page}: {e:?}")),
     };
     let found = rows.rows.iter().find(|r| {
-        r.values.len() >= parts.len()
-            && r.values[..parts.len()]
-                .iter()
-                .map(value_text)
-                .zip(parts)
-                .all(|(a, b)| a == *b)
+        r.values
+            .get(..parts.len())
+            .is_some_and(|key| key.iter().map(value_text).zip(parts).all(|(a, b)| a == *b))
     });
     match found {
         Some(r) => KeySearch::Found {

@@ -1,6 +1,8 @@
 //! Reports built from a tablespace: each is a plain struct deriving
 //! `Serialize`, produced by one pass over the pages, rendered elsewhere.
 
+#![deny(clippy::indexing_slicing)]
+
 pub mod checksum_report;
 pub mod count_report;
 pub mod datadir_report;

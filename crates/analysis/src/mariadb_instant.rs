@@ -209,10 +209,16 @@ fn mapped_fields(
     }
     // Where the BLOB reference is depends on the null bitmap's size, which
     // depends on the map: try each size and keep the one that agrees.
+    let Some(first) = fields.get(..n_first) else {
+        return Err(format!(
+            "the index has {} fields, fewer than the {n_first} up to DB_ROLL_PTR",
+            fields.len()
+        ));
+    };
     let mut buf = Vec::new();
     let mut last_error = String::from("no null bitmap size fits");
     for null_bytes in 0..=(fields.len() + 64).div_ceil(8) {
-        let Some(reference) = blob_reference(page, rec, &fields[..n_first], null_bytes) else {
+        let Some(reference) = blob_reference(page, rec, first, null_bytes) else {
             continue;
         };
         let want = usize::try_from(reference.length)
@@ -225,14 +231,14 @@ fn mapped_fields(
                 continue;
             }
         };
-        let map = match instant_field_map::parse(&bytes[..want.min(bytes.len())]) {
+        let map = match instant_field_map::parse(bytes.get(..want).unwrap_or(bytes.as_slice())) {
             Ok(m) => m,
             Err(e) => {
                 last_error = format!("column map: {e}");
                 continue;
             }
         };
-        let mut out: Vec<IndexField> = fields[..n_first].to_vec();
+        let mut out: Vec<IndexField> = first.to_vec();
         let mut dropped = 0;
         for e in &map {
             out.push(match *e {

@@ -90,7 +90,9 @@ impl PageRecords {
                         .map_or(heap_top, |&o| o.saturating_sub(page.format.extra_bytes())),
                 };
                 let end = end.max(r.origin).min(bytes.len());
-                let shown = &bytes[r.origin..end.min(r.origin + SHOWN_BYTES)];
+                let shown = bytes
+                    .get(r.origin..end.min(r.origin + SHOWN_BYTES))
+                    .unwrap_or_default();
                 RecordRow {
                     origin: r.origin,
                     heap_no: r.heap_no,

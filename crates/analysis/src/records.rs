@@ -160,8 +160,8 @@ fn raw_fields(
                 external,
             };
             Some(if p.external && p.len >= BTR_EXTERN_FIELD_REF_SIZE {
-                let split = p.len - BTR_EXTERN_FIELD_REF_SIZE;
-                field(&b[..split], ExternRef::parse(&b[split..]).ok())
+                let (local, reference) = b.split_at_checked(p.len - BTR_EXTERN_FIELD_REF_SIZE)?;
+                field(local, ExternRef::parse(reference).ok())
             } else {
                 field(b, None)
             })
@@ -238,9 +238,9 @@ impl LayoutFit {
     /// Adds the neighbours among one page's records, and empties `extents`.
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
         extents.sort_by_key(|e| e.origin);
-        for w in extents.windows(2) {
+        for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
             self.pairs += 1;
-            if w[0].origin + w[0].after + w[1].before == w[1].origin {
+            if a.origin + a.after + b.before == b.origin {
                 self.fitting_pairs += 1;
             }
         }

@@ -124,8 +124,9 @@ impl RowHistory {
             .rows
             .iter()
             .find(|r| {
-                r.values.len() >= n_unique
-                    && r.values[..n_unique].iter().map(text).collect::<Vec<_>>() == wanted
+                r.values
+                    .get(..n_unique)
+                    .is_some_and(|key| key.iter().map(text).collect::<Vec<_>>() == wanted)
             })
             .ok_or_else(|| NoHistory::NoSuchKey(key.to_string()))?;
         Ok(Self::chain(
@@ -250,7 +251,7 @@ impl RowHistory {
                     .key
                     .iter()
                     .zip(&fields)
-                    .zip(&versions[0].values)
+                    .zip(&row.values)
                     .all(|((k, f), v)| !k.null && f.value(&k.bytes) == *v);
             if !same_row {
                 end = format!(
@@ -267,9 +268,11 @@ impl RowHistory {
             let mut changed = Vec::new();
             for (no, f) in &body.update {
                 let i = *no as usize;
-                let Some(field) = fields.get(i) else { continue };
+                let (Some(field), Some(value)) = (fields.get(i), values.get_mut(i)) else {
+                    continue;
+                };
                 changed.push(field.name.clone());
-                values[i] = if f.null {
+                *value = if f.null {
                     Value::Null
                 } else if f.external {
                     Value::Undecoded {
@@ -283,9 +286,11 @@ impl RowHistory {
             let old_roll = h
                 .old_roll_ptr
                 .and_then(|r| RollPtr::parse(&r.to_be_bytes()[1..]));
-            values[trx_at] = Value::UInt(old_trx);
-            if let Some(r) = h.old_roll_ptr {
-                values[roll_at] = Value::UInt(r);
+            if let Some(v) = values.get_mut(trx_at) {
+                *v = Value::UInt(old_trx);
+            }
+            if let (Some(r), Some(v)) = (h.old_roll_ptr, values.get_mut(roll_at)) {
+                *v = Value::UInt(r);
             }
             let step = UndoStep {
                 space_id: undo_space.space_id(),

@@ -137,7 +137,12 @@ impl Schema {
 
     /// The schema of the table in a MySQL 8.0+ tablespace's SDI.
     pub fn from_sdi(sdi: &crate::sdi_report::SdiReport) -> Option<Schema> {
-        let t = &sdi.records.iter().find(|e| e.sdi_type == 1)?.object["dd_object"];
+        let t = sdi
+            .records
+            .iter()
+            .find(|e| e.sdi_type == 1)?
+            .object
+            .get("dd_object")?;
         let columns = t["columns"].as_array()?;
         let field = |c: &serde_json::Value| -> Option<IndexField> { sdi_field(c) };
         let mut indexes = Vec::new();
@@ -290,11 +295,10 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
             const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
             let p = c["numeric_precision"].as_u64().unwrap_or(0) as u32;
             let sc = c["numeric_scale"].as_u64().unwrap_or(0) as u32;
+            // Bytes of the leftover digits (fewer than 9: always in the table).
+            let rest = |digits: u32| DIG2BYTES.get((digits % 9) as usize).copied().unwrap_or(4);
             let intg = p.saturating_sub(sc);
-            let len = intg / 9 * 4
-                + DIG2BYTES[(intg % 9) as usize]
-                + sc / 9 * 4
-                + DIG2BYTES[(sc % 9) as usize];
+            let len = intg / 9 * 4 + rest(intg) + sc / 9 * 4 + rest(sc);
             ty(DATA_FIXBINARY, 246, len)
         }
         16 | 28 if binary => ty(DATA_BINARY, 15, bytes),

@@ -382,39 +382,44 @@ impl ExtentsReport {
                     PageUse::BeyondFreeLimit => Some(4),
                     PageUse::Undescribed => Some(5),
                     PageUse::Unaccounted => Some(6),
+                    // classify gives an index of map.segments, which
+                    // seg_entry parallels: never the fallback.
                     PageUse::Segment { segment, .. } => {
-                        *seg_entry[segment].get_or_insert_with(|| {
-                            let seg = &map.segments[segment];
-                            let (class, meaning, id) = legend_class(seg);
-                            if let Some(&e) = by_class.get(&class) {
-                                return Some(e);
-                            }
-                            let symbol = next_symbol.next()?;
-                            legend.push(LegendEntry {
-                                symbol,
-                                meaning,
-                                segment_id: id,
-                                pages: 0,
-                            });
-                            by_class.insert(class, legend.len() - 1);
-                            Some(legend.len() - 1)
-                        })
+                        match (seg_entry.get_mut(segment), map.segments.get(segment)) {
+                            (Some(entry), Some(seg)) => *entry.get_or_insert_with(|| {
+                                let (class, meaning, id) = legend_class(seg);
+                                if let Some(&e) = by_class.get(&class) {
+                                    return Some(e);
+                                }
+                                let symbol = next_symbol.next()?;
+                                legend.push(LegendEntry {
+                                    symbol,
+                                    meaning,
+                                    segment_id: id,
+                                    pages: 0,
+                                });
+                                by_class.insert(class, legend.len() - 1);
+                                Some(legend.len() - 1)
+                            }),
+                            _ => None,
+                        }
                     }
                 };
-                let e = match entry {
-                    Some(e) => &mut legend[e],
+                let e = match entry.and_then(|e| legend.get_mut(e)) {
+                    Some(e) => e,
                     None => &mut other,
                 };
                 e.pages += 1;
                 cells.push(e.symbol);
             }
             let segment = x.state.is_segment().then_some(x.segment_id);
-            let owner = match (x.state, segment.and_then(|id| map.segment_by_id(id))) {
-                (_, Some(i)) => format!(
-                    "segment {}: {}",
-                    map.segments[i].id,
-                    map.segments[i].owner.describe()
-                ),
+            let owner = match (
+                x.state,
+                segment
+                    .and_then(|id| map.segment_by_id(id))
+                    .and_then(|i| map.segments.get(i)),
+            ) {
+                (_, Some(seg)) => format!("segment {}: {}", seg.id, seg.owner.describe()),
                 (s, None) if s.is_segment() => format!("segment {} (no INODE entry)", x.segment_id),
                 (s, None) if s.is_fragment() => "fragment pages".into(),
                 _ => String::new(),

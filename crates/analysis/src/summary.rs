@@ -219,7 +219,9 @@ impl PageConsumer for SummaryAccumulator {
                 (v, _) if v.is_ok() => 0,
                 _ => 2,
             };
-            counts[slot] += 1;
+            if let Some(c) = counts.get_mut(slot) {
+                *c += 1;
+            }
         }
         if check.all_zero {
             self.all_zero += 1;

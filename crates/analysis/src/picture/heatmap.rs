@@ -323,14 +323,19 @@ fn rank_lsn(classes: &mut Classes, cells: &mut [Cell], lsn: &[u64], written: &[u
         }
     }
     let mut band_class = vec![NO_CLASS; bands];
-    for (b, r) in range.iter().enumerate() {
+    for (b, ((r, class), &colour)) in range
+        .iter()
+        .zip(band_class.iter_mut())
+        .zip(&palette::LSN_BANDS)
+        .enumerate()
+    {
         if let Some((lo, hi)) = r {
             let pct_lo = b * 100 / bands;
             let pct_hi = (b + 1) * 100 / bands;
-            band_class[b] = classes.get(ClassKey::LsnBand(b), |_| {
+            *class = classes.get(ClassKey::LsnBand(b), |_| {
                 (
                     format!("LSN rank {pct_lo}-{pct_hi}%: LSN {lo}..{hi}"),
-                    palette::LSN_BANDS[b],
+                    colour,
                 )
             });
         }
@@ -376,7 +381,10 @@ fn rank_lsn(classes: &mut Classes, cells: &mut [Cell], lsn: &[u64], written: &[u
         .map(|i| {
             let upper =
                 lo + (u128::from(span) * (i as u128 + 1) / LSN_HISTOGRAM_BUCKETS as u128) as u64;
-            palette::LSN_BANDS[band_of(upper)]
+            palette::LSN_BANDS
+                .get(band_of(upper))
+                .copied()
+                .unwrap_or(palette::HOTTEST)
         })
         .collect();
     Histogram {

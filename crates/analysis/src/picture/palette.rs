@@ -58,7 +58,10 @@ pub const DISTINCT: [Rgb; 18] = [
 
 /// The `i`-th distinct colour (repeating after the last).
 pub fn distinct(i: usize) -> Rgb {
-    DISTINCT[i % DISTINCT.len()]
+    DISTINCT
+        .get(i % DISTINCT.len())
+        .copied()
+        .unwrap_or(DISTINCT[0])
 }
 
 /// The colour of a page type, by its name (as `PageType::name` gives it);
