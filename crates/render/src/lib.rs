@@ -1,6 +1,8 @@
 //! Renderers: turn report structs into text for people or JSON for machines.
 //! Nothing here reads a file or a page.
 
+#![deny(clippy::indexing_slicing)]
+
 pub mod ansi;
 pub mod datadir_text;
 pub mod json;

@@ -216,7 +216,7 @@ fn colour(e: &LegendEntry, i: usize) -> Option<u8> {
         '.' | ' ' => None,
         '!' | '?' => Some(160),
         '*' => Some(244),
-        _ => Some(SEGMENT[i % SEGMENT.len()]),
+        _ => SEGMENT.get(i % SEGMENT.len()).copied(),
     }
 }
 
@@ -251,7 +251,10 @@ pub fn extents(r: &ExtentsReport, colour_on: bool) -> String {
         i += 1;
         if never_initialised(x) {
             // A run of never-initialised extents is one line.
-            let run = r.extents[i..]
+            let run = r
+                .extents
+                .get(i..)
+                .unwrap_or_default()
                 .iter()
                 .take_while(|y| never_initialised(y))
                 .count();
