@@ -689,12 +689,12 @@ impl App {
             .position(|f| f.name == "DB_TRX_ID")
             .unwrap_or(wanted.len());
         let found = rows.rows.iter().find(|r| {
-            r.values.len() >= n_key
-                && r.values[..n_key]
-                    .iter()
+            r.values.get(..n_key).is_some_and(|key| {
+                key.iter()
                     .map(innodb_analysis::row_history::value_text)
                     .collect::<Vec<_>>()
                     == wanted
+            })
         });
         match found.map(|r| (r.page, r.origin)) {
             Some((page, origin)) => {
@@ -786,7 +786,10 @@ impl App {
         let Some(n_unique) = rows.fields.iter().position(|f| f.name == "DB_TRX_ID") else {
             return;
         };
-        let key = row.values[..n_unique.min(row.values.len())]
+        let key = row
+            .values
+            .get(..n_unique)
+            .unwrap_or(&row.values)
             .iter()
             .map(innodb_analysis::row_history::value_text)
             .collect::<Vec<_>>()

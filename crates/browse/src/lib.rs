@@ -5,6 +5,8 @@
 //! with a named [`Action`]; [`ui::draw`] draws a frame from `&App`; the
 //! scans run in background threads ([`jobs`]) so input never waits.
 
+#![deny(clippy::indexing_slicing)]
+
 pub mod action;
 pub mod app;
 mod follow;

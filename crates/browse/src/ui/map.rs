@@ -95,7 +95,10 @@ fn draw_map(buf: &mut Buffer, area: Rect, r: &Raster, cursor: u64) {
                 }
                 Some(it) if r.level_meaning == LevelMeaning::Fill => {
                     let h = ((c.level.clamp(0.0, 1.0) * 8.0).ceil() as usize).clamp(1, 8) - 1;
-                    (HEIGHTS[h], Style::default().fg(colour(it.colour)))
+                    (
+                        HEIGHTS.get(h).copied().unwrap_or('█'),
+                        Style::default().fg(colour(it.colour)),
+                    )
                 }
                 Some(it) => ('█', Style::default().fg(colour(it.colour))),
             };
