@@ -24,6 +24,38 @@ pub fn slice<'a>(
         })
 }
 
+/// Returns `len` writable bytes at `offset`, or an error naming `field`.
+#[inline]
+pub fn slice_mut<'a>(
+    buf: &'a mut [u8],
+    offset: usize,
+    len: usize,
+    field: &'static str,
+) -> Result<&'a mut [u8], FormatError> {
+    let available = buf.len();
+    offset
+        .checked_add(len)
+        .and_then(|end| buf.get_mut(offset..end))
+        .ok_or(FormatError::OutOfBounds {
+            field,
+            offset,
+            len,
+            available,
+        })
+}
+
+/// Copies `src` into `buf` at `offset`, or fails naming `field` (writing nothing).
+#[inline]
+pub fn write_at(
+    buf: &mut [u8],
+    offset: usize,
+    src: &[u8],
+    field: &'static str,
+) -> Result<(), FormatError> {
+    slice_mut(buf, offset, src.len(), field)?.copy_from_slice(src);
+    Ok(())
+}
+
 #[inline]
 fn array<const N: usize>(
     buf: &[u8],
@@ -39,7 +71,8 @@ fn array<const N: usize>(
 /// Reads one byte.
 #[inline]
 pub fn u8_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u8, FormatError> {
-    Ok(array::<1>(buf, offset, field)?[0])
+    let [b] = array::<1>(buf, offset, field)?;
+    Ok(b)
 }
 
 /// Reads a big-endian `u16`.
@@ -71,11 +104,8 @@ pub fn u64_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u64, For
 #[inline]
 pub fn is_all_zero(buf: &[u8]) -> bool {
     // Compare in 8-byte words: this runs on every page of a scan.
-    let (chunks, rest) = buf.split_at(buf.len() - buf.len() % 8);
-    chunks
-        .chunks_exact(8)
-        .all(|c| u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) == 0)
-        && rest.iter().all(|&b| b == 0)
+    let (words, rest) = buf.as_chunks::<8>();
+    words.iter().all(|w| u64::from_ne_bytes(*w) == 0) && rest.iter().all(|&b| b == 0)
 }
 
 #[cfg(test)]

@@ -198,7 +198,8 @@ fn frac_text(micros: u64, n_bytes: usize) -> String {
     }
     let s = format!("{micros:06}");
     let digits = n_bytes * 2;
-    format!(".{}", &s[..digits.min(6)])
+    // `s` has at least 6 ASCII digits.
+    format!(".{}", s.get(..digits.min(6)).unwrap_or(&s))
 }
 
 /// Decodes the field bytes `b` of a column of type `t`.
@@ -206,7 +207,8 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
     let unsigned = t.prtype & DATA_UNSIGNED != 0;
     match (t.mtype, t.mysql_type()) {
         (DATA_INT, mysql::YEAR) if b.len() == 1 => {
-            Value::UInt(if b[0] == 0 { 0 } else { 1900 + u64::from(b[0]) })
+            let y = be(b);
+            Value::UInt(if y == 0 { 0 } else { 1900 + y })
         }
         (DATA_INT, mysql::DATE | mysql::NEWDATE) if b.len() == 3 => {
             let v = be(b) ^ if unsigned { 0 } else { 0x80_0000 };
@@ -257,20 +259,19 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
         (DATA_FLOAT, _) if b.len() == 4 => {
             // The double nearest to the float's shortest decimal form, so
             // that 3.14 shows as 3.14 and not 3.140000104904175.
-            let f = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let f = f32::from_le_bytes(b.try_into().unwrap_or_default());
             Value::Float(f.to_string().parse().unwrap_or(f64::from(f)))
         }
         (DATA_DOUBLE, _) if b.len() == 8 => {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(b);
-            Value::Float(f64::from_le_bytes(a))
+            Value::Float(f64::from_le_bytes(b.try_into().unwrap_or_default()))
         }
         (DATA_FIXBINARY, mysql::DATETIME | mysql::DATETIME2) if b.len() >= 5 => {
-            let v = be(&b[..5]).wrapping_sub(0x80_0000_0000);
+            let (int, frac) = b.split_at_checked(5).unwrap_or((b, &[]));
+            let v = be(int).wrapping_sub(0x80_0000_0000);
             let ymd = v >> 17;
             let ym = ymd >> 5;
             let hms = v & ((1 << 17) - 1);
-            let micros = frac_micros(&b[5..]);
+            let micros = frac_micros(frac);
             Value::Text(format!(
                 "{:04}-{:02}-{:02} {:02}:{:02}:{:02}{}",
                 ym / 13,
@@ -279,24 +280,26 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
                 hms >> 12,
                 (hms >> 6) & 63,
                 hms & 63,
-                frac_text(micros, b.len() - 5)
+                frac_text(micros, frac.len())
             ))
         }
         (DATA_FIXBINARY, mysql::TIMESTAMP | mysql::TIMESTAMP2) if b.len() >= 4 => {
-            let secs = be(&b[..4]) as i64;
-            let micros = frac_micros(&b[4..]);
-            Value::Text(timestamp(secs, micros, b.len() - 4))
+            let (int, frac) = b.split_at_checked(4).unwrap_or((b, &[]));
+            let secs = be(int) as i64;
+            let micros = frac_micros(frac);
+            Value::Text(timestamp(secs, micros, frac.len()))
         }
         (DATA_FIXBINARY, mysql::TIME | mysql::TIME2) if (3..=6).contains(&b.len()) => {
             // my_time_packed_from_binary: a negative time with a fraction
             // stores the integer part one lower and the fraction as its complement.
-            let n = b.len() - 3;
+            let (int, frac) = b.split_at_checked(3).unwrap_or((b, &[]));
+            let n = frac.len();
             let (int, micros) = if n == 3 {
                 let v = be(b) as i64 - 0x8000_0000_0000;
                 (v >> 24, v - ((v >> 24) << 24))
             } else {
-                let mut int = be(&b[..3]) as i64 - 0x80_0000;
-                let mut frac = be(&b[3..]) as i64;
+                let mut int = be(int) as i64 - 0x80_0000;
+                let mut frac = be(frac) as i64;
                 if int < 0 && frac != 0 {
                     int += 1;
                     frac -= 1 << (8 * n);
@@ -314,7 +317,7 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
                 frac_text(micros, n)
             ))
         }
-        (DATA_FIXBINARY, mysql::BIT) => Value::UInt(be(&b[..b.len().min(8)])),
+        (DATA_FIXBINARY, mysql::BIT) => Value::UInt(be(b.get(..8).unwrap_or(b))),
         (DATA_BLOB, mysql::JSON) => match crate::json_binary::to_text(b) {
             Ok(json) => Value::Text(json),
             Err(e) => Value::Undecoded {
@@ -340,9 +343,11 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
 /// prints it: `[1.00000e+00,2.00000e+00]`.
 fn vector_text(b: &[u8]) -> String {
     let parts: Vec<String> = b
-        .chunks_exact(4)
-        .map(|c| {
-            let f = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|&c| {
+            let f = f32::from_le_bytes(c);
             let s = format!("{f:.5e}");
             // Rust writes `1.00000e0`; MySQL (printf %.5e) `1.00000e+00`.
             match s.split_once('e') {
@@ -408,11 +413,14 @@ pub struct RollPtr {
 impl RollPtr {
     /// Reads the 7 bytes.
     pub fn parse(b: &[u8]) -> Option<Self> {
-        (b.len() == 7).then(|| RollPtr {
-            insert: b[0] & 0x80 != 0,
-            rseg: b[0] & 0x7F,
-            page: u32::from_be_bytes([b[1], b[2], b[3], b[4]]),
-            offset: u16::from_be_bytes([b[5], b[6]]),
+        let &[flags, p0, p1, p2, p3, o0, o1] = b else {
+            return None;
+        };
+        Some(RollPtr {
+            insert: flags & 0x80 != 0,
+            rseg: flags & 0x7F,
+            page: u32::from_be_bytes([p0, p1, p2, p3]),
+            offset: u16::from_be_bytes([o0, o1]),
         })
     }
 }
@@ -421,31 +429,42 @@ impl RollPtr {
 /// groups of 9 digits in 4 bytes, leftover digits in 1–4 bytes, the sign
 /// in the first bit, negative numbers stored inverted.
 pub fn decode_decimal(b: &[u8], precision: usize, scale: usize) -> Option<String> {
-    const DIG2BYTES: [usize; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+    /// Bytes of a group of `digits` (at most 9) leftover digits (`dig2bytes`).
+    fn dig2bytes(digits: usize) -> usize {
+        match digits {
+            0 => 0,
+            1 | 2 => 1,
+            3 | 4 => 2,
+            5 | 6 => 3,
+            _ => 4,
+        }
+    }
     let intg = precision.checked_sub(scale)?;
     let (intg0, intg0x) = (intg / 9, intg % 9);
     let (frac0, frac0x) = (scale / 9, scale % 9);
-    let size = intg0 * 4 + DIG2BYTES[intg0x] + frac0 * 4 + DIG2BYTES[frac0x];
-    if b.len() != size || b.is_empty() {
+    let size = intg0 * 4 + dig2bytes(intg0x) + frac0 * 4 + dig2bytes(frac0x);
+    if b.len() != size {
         return None;
     }
-    let negative = b[0] & 0x80 == 0;
     let mut buf = b.to_vec();
-    buf[0] ^= 0x80;
+    let first = buf.first_mut()?;
+    let negative = *first & 0x80 == 0;
+    *first ^= 0x80;
     if negative {
         for x in &mut buf {
             *x = !*x;
         }
     }
-    let mut at = 0usize;
+    // The groups add up to `size`, the length of `buf`.
+    let mut rest: &[u8] = &buf;
     let mut take = |n: usize| -> u64 {
-        let v = be(&buf[at..at + n]);
-        at += n;
-        v
+        let (group, after) = rest.split_at_checked(n).unwrap_or((rest, &[]));
+        rest = after;
+        be(group)
     };
     let mut int = String::new();
     if intg0x > 0 {
-        int.push_str(&take(DIG2BYTES[intg0x]).to_string());
+        int.push_str(&take(dig2bytes(intg0x)).to_string());
     }
     for _ in 0..intg0 {
         let v = take(4);
@@ -461,7 +480,7 @@ pub fn decode_decimal(b: &[u8], precision: usize, scale: usize) -> Option<String
         frac.push_str(&format!("{:09}", take(4)));
     }
     if frac0x > 0 {
-        frac.push_str(&format!("{:0w$}", take(DIG2BYTES[frac0x]), w = frac0x));
+        frac.push_str(&format!("{:0w$}", take(dig2bytes(frac0x)), w = frac0x));
     }
     let int = if int.is_empty() { "0" } else { int };
     let sign = if negative { "-" } else { "" };

@@ -38,7 +38,7 @@ pub fn read_compressed(
         2 => be(bytes) & 0x3FFF,
         3 => be(bytes) & 0x1F_FFFF,
         4 => be(bytes) & 0x0FFF_FFFF,
-        _ => be(&bytes[1..]),
+        _ => be(bytes.get(1..).unwrap_or_default()),
     };
     Ok((v, n))
 }

@@ -376,12 +376,12 @@ impl<'a> IndexPage<'a> {
             .chain(free.iter().copied())
             .collect();
         origins.sort_unstable();
-        for w in origins.windows(2) {
-            if w[1] < w[0] + self.format.extra_bytes() + 1 {
+        for (&a, &b) in origins.iter().zip(origins.iter().skip(1)) {
+            if b < a + self.format.extra_bytes() + 1 {
                 problems.push(PageProblem {
-                    offset: w[1],
+                    offset: b,
                     field: "record",
-                    message: format!("records at {} and {} overlap", w[0], w[1]),
+                    message: format!("records at {a} and {b} overlap"),
                 });
             }
         }
@@ -451,7 +451,8 @@ impl<'a> IndexPage<'a> {
                 });
                 return;
             }
-            let owned = usize::from(chain[p].1);
+            // `p` is a position found in `chain`.
+            let owned = chain.get(p).map_or(0, |&(_, n)| usize::from(n));
             if owned != expected_owned {
                 problems.push(PageProblem {
                     offset: slot,

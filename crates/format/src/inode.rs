@@ -103,7 +103,9 @@ impl<'a> Inode<'a> {
     }
 
     fn list(&self, at: usize) -> FlstBase {
-        FlstBase::parse(&self.bytes[at..at + FLST_BASE_NODE_SIZE]).unwrap_or(FlstBase::EMPTY)
+        slice(self.bytes, at, FLST_BASE_NODE_SIZE, "FSEG list base")
+            .and_then(FlstBase::parse)
+            .unwrap_or(FlstBase::EMPTY)
     }
 
     /// `FSEG_FREE` (offset 12): the segment's free extents.

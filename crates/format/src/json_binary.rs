@@ -147,7 +147,7 @@ impl<'a> Printer<'a> {
     ) -> Result<(usize, usize), FormatError> {
         let mut len = 0u64;
         for i in 0..5 {
-            let byte = self.bytes(at + i, 1, end, field)?[0];
+            let byte = self.le(at + i, 1, end, field)? as u8;
             len |= u64::from(byte & 0x7f) << (7 * i);
             if byte & 0x80 == 0 {
                 if len > u64::from(u32::MAX) {
@@ -492,14 +492,19 @@ fn base64(data: &[u8]) -> String {
             s.push('\n');
         }
         let b = [
-            chunk[0],
+            chunk.first().copied().unwrap_or(0),
             chunk.get(1).copied().unwrap_or(0),
             chunk.get(2).copied().unwrap_or(0),
         ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for k in 0..4 {
             if k <= chunk.len() {
-                s.push(char::from(ALPHABET[((n >> (18 - 6 * k)) & 0x3f) as usize]));
+                let sextet = ((n >> (18 - 6 * k)) & 0x3f) as usize;
+                // In bounds: a 6-bit value (masked with 0x3f) indexes the
+                // 64-entry alphabet.
+                #[allow(clippy::indexing_slicing)]
+                let c = ALPHABET[sextet];
+                s.push(char::from(c));
             } else {
                 s.push('=');
             }

@@ -6,6 +6,8 @@
 //! big-endian. Values the format does not know (a page type, a flag bit) are kept
 //! as values, never turned into parse failures.
 
+#![deny(clippy::indexing_slicing)]
+
 pub mod bytes;
 pub mod checksum;
 pub mod column_value;

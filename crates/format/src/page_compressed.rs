@@ -140,7 +140,13 @@ impl PageDecompressor {
         // shift it into place and take the header from the frame.
         if produced + offset == size {
             self.out.copy_within(0..produced, offset);
-            self.out[..offset].copy_from_slice(&frame[..offset]);
+            // The payload starts at `offset` within the frame.
+            crate::bytes::write_at(
+                &mut self.out,
+                0,
+                slice(frame, 0, offset, "FIL header")?,
+                "FIL header",
+            )?;
             return Ok(used);
         }
         Err(fail(format!(

@@ -14,7 +14,7 @@
 //! `DB_TRX_ID`+`DB_ROLL_PTR` (13 bytes) per record and 20-byte BLOB pointers
 //! on clustered leaves.
 
-use crate::bytes::{u16_at, u32_at};
+use crate::bytes::{slice, slice_mut, u16_at, u32_at, write_at};
 use crate::index_header::{IndexHeader, PAGE_HEADER, PAGE_HEAP_TOP, PAGE_N_HEAP};
 use crate::record::{
     PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END, REC_INFO_DELETED_FLAG,
@@ -216,20 +216,28 @@ impl<'a> ZipPage<'a> {
         }
         out.clear();
         out.resize(size, 0);
-        out[..PAGE_DATA].copy_from_slice(&zip[..PAGE_DATA]);
+        write_at(
+            out,
+            0,
+            slice(zip, 0, PAGE_DATA, "page header")?,
+            "page header",
+        )?;
         let n_dense = self.n_dense();
         let n_recs = usize::from(self.header.n_recs);
         let slots = self.dense_slots();
-        if slots.len() != n_dense || n_recs > n_dense {
+        // The records in list order, then the garbage list.
+        let Some((live, garbage)) = slots
+            .split_at_checked(n_recs)
+            .filter(|_| slots.len() == n_dense)
+        else {
             return Err(bad(
                 "PAGE_N_RECS",
                 PAGE_HEADER + 16,
                 format!("{n_recs} records but {n_dense} dense directory slots"),
             ));
-        }
+        };
         // Sparse directory from the owned flags, as page_zip_dir_decode does.
         let n_slots = usize::from(self.header.n_dir_slots);
-        let slot_at = |i: usize| size - 8 - 2 * (i + 1);
         let mut s = 0usize;
         let mut put_slot = |out: &mut Vec<u8>, v: usize| -> Result<(), FormatError> {
             if s >= n_slots {
@@ -239,12 +247,20 @@ impl<'a> ZipPage<'a> {
                     "more owned records than directory slots",
                 ));
             }
-            out[slot_at(s)..slot_at(s) + 2].copy_from_slice(&(v as u16).to_be_bytes());
+            // Slot s ends 8 + 2 * s bytes before the end of the page.
+            let at = (size - 8).checked_sub(2 * (s + 1)).ok_or_else(|| {
+                bad(
+                    "PAGE_N_DIR_SLOTS",
+                    PAGE_HEADER,
+                    format!("directory slot {s} lies before the page"),
+                )
+            })?;
+            write_at(out, at, &(v as u16).to_be_bytes(), "PAGE_DIR_SLOT")?;
             s += 1;
             Ok(())
         };
         put_slot(out, PAGE_NEW_INFIMUM)?;
-        for d in &slots[..n_recs] {
+        for d in live {
             if usize::from(d.offset) < PAGE_ZIP_START + REC_N_NEW_EXTRA_BYTES
                 || usize::from(d.offset) >= size
             {
@@ -268,7 +284,7 @@ impl<'a> ZipPage<'a> {
         }
         let mut recs: Vec<usize> = slots.iter().map(|d| usize::from(d.offset)).collect();
         recs.sort_unstable();
-        if recs.windows(2).any(|w| w[0] == w[1])
+        if recs.iter().zip(recs.iter().skip(1)).any(|(a, b)| a == b)
             || recs
                 .iter()
                 .any(|&r| r < PAGE_ZIP_START + REC_N_NEW_EXTRA_BYTES || r >= size)
@@ -280,13 +296,21 @@ impl<'a> ZipPage<'a> {
             ));
         }
         // Infimum and supremum.
-        out[PAGE_NEW_INFIMUM - REC_N_NEW_EXTRA_BYTES..PAGE_NEW_INFIMUM + 8]
-            .copy_from_slice(&INFIMUM);
-        out[PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES + 1..PAGE_NEW_SUPREMUM + 8]
-            .copy_from_slice(&SUPREMUM);
+        write_at(
+            out,
+            PAGE_NEW_INFIMUM - REC_N_NEW_EXTRA_BYTES,
+            &INFIMUM,
+            "infimum",
+        )?;
+        write_at(
+            out,
+            PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES + 1,
+            &SUPREMUM,
+            "supremum",
+        )?;
 
         // The stream: the field layout, then the records.
-        let stream = &zip[PAGE_DATA..zip.len()];
+        let stream = zip.get(PAGE_DATA..).unwrap_or_default();
         let (index, stream_bytes) = inflater.inflate(stream, size, self.header.level == 0)?;
         let leaf = self.header.level == 0;
         let clustered = leaf && index.trx_id_col.is_some();
@@ -320,18 +344,16 @@ impl<'a> ZipPage<'a> {
             let want = hdr - next_out;
             let have = data.len() - o;
             if have <= want {
-                out[next_out..next_out + have].copy_from_slice(&data[o..]);
-                o += have;
+                take(out, data, &mut o, next_out, next_out + have)?;
                 if have == want {
-                    write_heap_status(out, rec, heap_status);
+                    write_heap_status(out, rec, heap_status)?;
                     heap_status += 1 << 3;
                 }
                 stream_ended_at = Some(slot);
                 break;
             }
-            out[next_out..hdr].copy_from_slice(&data[o..o + want]);
-            o += want;
-            write_heap_status(out, rec, heap_status);
+            take(out, data, &mut o, next_out, hdr)?;
+            write_heap_status(out, rec, heap_status)?;
             heap_status += 1 << 3;
             next_out = rec;
             page_offsets(&index, !leaf, out, rec, &mut offs)?;
@@ -390,7 +412,19 @@ impl<'a> ZipPage<'a> {
             if heap_top < next_out || rest > heap_top - next_out {
                 return Err(bad("PAGE_HEAP_TOP", PAGE_HEAP_TOP, format!("the stream holds {rest} bytes beyond the records; the heap ends at {heap_top}")));
             }
-            out[next_out..next_out + rest].copy_from_slice(&data[o..]);
+            // A damaged PAGE_HEAP_TOP may lie past the page itself.
+            let (Some(dst), Some(src)) = (out.get_mut(next_out..next_out + rest), data.get(o..))
+            else {
+                return Err(bad(
+                    "PAGE_HEAP_TOP",
+                    PAGE_HEAP_TOP,
+                    format!(
+                        "the heap top {heap_top} lies past the {}-byte page",
+                        out.len()
+                    ),
+                ));
+            };
+            dst.copy_from_slice(src);
         }
 
         // The modification log.
@@ -411,10 +445,7 @@ impl<'a> ZipPage<'a> {
 
         // The uncompressed columns, in heap order.
         let mut storage = zip.len() - n_dense * PAGE_ZIP_DIR_SLOT_SIZE;
-        let free: Vec<usize> = slots[n_recs..]
-            .iter()
-            .map(|d| usize::from(d.offset))
-            .collect();
+        let free: Vec<usize> = garbage.iter().map(|d| usize::from(d.offset)).collect();
         let mut externs = storage.saturating_sub(n_dense * TRX);
         for &rec in &recs {
             page_offsets(&index, !leaf, out, rec, &mut offs)?;
@@ -424,14 +455,21 @@ impl<'a> ZipPage<'a> {
             }
             if !leaf {
                 storage -= REC_NODE_PTR_SIZE;
-                out[end - REC_NODE_PTR_SIZE..end]
-                    .copy_from_slice(&zip[storage..storage + REC_NODE_PTR_SIZE]);
+                let child = slice(zip, storage, REC_NODE_PTR_SIZE, "node pointer")?;
+                write_at(out, end - REC_NODE_PTR_SIZE, child, "node pointer")?;
             } else if let Some(t) = index.trx_id_col.filter(|_| clustered) {
                 let (start, _, _) = offs
                     .field(t)
                     .ok_or_else(|| bad("DB_TRX_ID", rec, "no DB_TRX_ID column"))?;
                 storage -= TRX;
-                out[rec + start..rec + start + TRX].copy_from_slice(&zip[storage..storage + TRX]);
+                // A record the modification log wrote may have a DB_TRX_ID
+                // too short for these 13 bytes, at the end of the page.
+                write_at(
+                    out,
+                    rec + start,
+                    slice(zip, storage, TRX, "DB_TRX_ID")?,
+                    "DB_TRX_ID",
+                )?;
                 if offs.any_extern() {
                     let exists = !free.contains(&rec);
                     for i in 0..offs.ends.len() {
@@ -450,11 +488,11 @@ impl<'a> ZipPage<'a> {
                                         "BLOB pointers run into the modification log",
                                     )
                                 })?;
-                            out[dst..dst + BTR_EXTERN_FIELD_REF_SIZE].copy_from_slice(
-                                &zip[externs..externs + BTR_EXTERN_FIELD_REF_SIZE],
-                            );
+                            let pointer =
+                                slice(zip, externs, BTR_EXTERN_FIELD_REF_SIZE, "BLOB pointer")?;
+                            write_at(out, dst, pointer, "BLOB pointer")?;
                         } else {
-                            out[dst..dst + BTR_EXTERN_FIELD_REF_SIZE].fill(0);
+                            slice_mut(out, dst, BTR_EXTERN_FIELD_REF_SIZE, "BLOB pointer")?.fill(0);
                         }
                     }
                 }
@@ -474,7 +512,7 @@ impl<'a> ZipPage<'a> {
         };
         let mut n_owned = 1u8;
         let mut prev = PAGE_NEW_INFIMUM;
-        for d in &slots[..n_recs] {
+        for d in live {
             if d.deleted {
                 info |= REC_INFO_DELETED_FLAG;
             }
@@ -482,30 +520,36 @@ impl<'a> ZipPage<'a> {
                 info |= n_owned;
                 n_owned = 1;
             } else {
-                n_owned += 1;
+                // A damaged page may leave hundreds of records unowned.
+                n_owned = n_owned.wrapping_add(1);
             }
             let rec = usize::from(d.offset);
-            set_next(out, prev, rec);
-            out[rec - REC_N_NEW_EXTRA_BYTES] = info;
+            set_next(out, prev, rec)?;
+            write_at(out, rec - REC_N_NEW_EXTRA_BYTES, &[info], "info bits")?;
             info = 0;
             prev = rec;
         }
-        set_next(out, prev, PAGE_NEW_SUPREMUM);
-        out[PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES] = n_owned;
+        set_next(out, prev, PAGE_NEW_SUPREMUM)?;
+        write_at(
+            out,
+            PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES,
+            &[n_owned],
+            "n_owned",
+        )?;
         if n_recs == 0 {
-            set_next(out, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM);
+            set_next(out, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM)?;
         }
         // The garbage list, in dense directory order.
         let mut last = None;
         for &f in &free {
-            out[f - REC_N_NEW_EXTRA_BYTES] = 0;
+            write_at(out, f - REC_N_NEW_EXTRA_BYTES, &[0], "info bits")?;
             if let Some(p) = last {
-                set_next(out, p, f);
+                set_next(out, p, f)?;
             }
             last = Some(f);
         }
         if let Some(p) = last {
-            out[p - 2..p].copy_from_slice(&0u16.to_be_bytes());
+            write_at(out, p - 2, &0u16.to_be_bytes(), "next record")?;
         }
         Ok(ZipSpace {
             stream_bytes,
@@ -523,6 +567,8 @@ impl<'a> ZipPage<'a> {
 }
 
 /// Copies inflated bytes from `data[*o..]` to `out[from..to]`.
+// Inlined: called for every record of the page.
+#[inline(always)]
 fn take(
     out: &mut [u8],
     data: &[u8],
@@ -549,15 +595,26 @@ fn take(
     Ok(())
 }
 
-fn write_heap_status(out: &mut [u8], rec: usize, hs: usize) {
-    out[rec - 4..rec - 2].copy_from_slice(&(hs as u16).to_be_bytes());
+/// Writes the heap number and status of the record at `rec`.
+// Inlined: called for every record of the page.
+#[inline(always)]
+fn write_heap_status(out: &mut [u8], rec: usize, hs: usize) -> Result<(), FormatError> {
+    let at = rec
+        .checked_sub(4)
+        .ok_or_else(|| bad("record", rec, "record header before the page"))?;
+    write_at(out, at, &(hs as u16).to_be_bytes(), "heap number")
 }
 
 /// Sets the relative next link of the record at `from` to `to`.
-fn set_next(out: &mut [u8], from: usize, to: usize) {
+// Inlined: called for every record of the page.
+#[inline(always)]
+fn set_next(out: &mut [u8], from: usize, to: usize) -> Result<(), FormatError> {
     let size = out.len();
     let rel = ((to + size - from) % size) as u16;
-    out[from - 2..from].copy_from_slice(&rel.to_be_bytes());
+    let at = from
+        .checked_sub(2)
+        .ok_or_else(|| bad("record", from, "record header before the page"))?;
+    write_at(out, at, &rel.to_be_bytes(), "next record")
 }
 
 /// Field ends of a COMPACT record whose null flags and lengths are read
@@ -665,9 +722,9 @@ fn apply_log(
                 return Err(fail(at, "invalid entry".into()));
             }
         }
-        let slot = (val >> 1)
+        let rec = (val >> 1)
             .checked_sub(1)
-            .filter(|&s| s < recs.len())
+            .and_then(|s| recs.get(s).copied())
             .ok_or_else(|| {
                 fail(
                     at,
@@ -678,7 +735,6 @@ fn apply_log(
                     ),
                 )
             })?;
-        let rec = recs[slot];
         let hs = (((val >> 1) + 1) << 3) | (*heap_status & 7);
         if hs > *heap_status {
             return Err(fail(at, "entry for a record beyond the heap".into()));
@@ -688,13 +744,15 @@ fn apply_log(
             }
             *heap_status += 1 << 3;
         }
-        write_heap_status(out, rec, hs);
+        write_heap_status(out, rec, hs)?;
         logged += 1;
         if val & 1 != 0 {
             // The record was deleted: clear its data.
             page_offsets(index, !leaf, out, rec, offs)?;
             let end = (rec + offs.data()).min(out.len());
-            out[rec..end].fill(0);
+            if let Some(data) = out.get_mut(rec..end) {
+                data.fill(0);
+            }
             continue;
         }
         // Null flags and lengths, stored forward in the log.
@@ -705,27 +763,43 @@ fn apply_log(
         if rec < offs.extra {
             return Err(fail(at, "record header before the page".into()));
         }
-        for i in 0..n_extra {
-            let src = *zip
-                .get(base + i)
-                .ok_or_else(|| fail(at, "truncated entry".into()))?;
-            out[rec - REC_N_NEW_EXTRA_BYTES - 1 - i] = src;
+        let src = zip
+            .get(base..base + n_extra)
+            .ok_or_else(|| fail(at, "truncated entry".into()))?;
+        // Forward in the log, backward from the record header on the page.
+        let dst = slice_mut(out, rec - offs.extra, n_extra, "record header")?;
+        for (d, &s) in dst.iter_mut().rev().zip(src) {
+            *d = s;
         }
         at += n_extra;
         let end = rec + offs.data();
         if end > out.len() {
             return Err(fail(at, "record runs past the page".into()));
         }
-        let mut copy = |dst: usize, len: usize, at: &mut usize| -> Result<(), FormatError> {
+        // Copies the next bytes of the log to `out[from..to]`.
+        let mut copy = |from: usize, to: usize, at: &mut usize| -> Result<(), FormatError> {
+            // A DB_TRX_ID shorter than its 13 bytes, or an external field
+            // shorter than its pointer, ends before the gap it leaves.
+            let len = to.checked_sub(from).ok_or_else(|| {
+                fail(
+                    *at,
+                    format!("fields overlap at {to} in the record at {rec}"),
+                )
+            })?;
             if *at + len >= limit.max(start + 1) {
                 return Err(fail(*at, "record data runs past the log".into()));
             }
-            out[dst..dst + len].copy_from_slice(&zip[*at..*at + len]);
+            write_at(
+                out,
+                from,
+                slice(zip, *at, len, "modification log")?,
+                "record",
+            )?;
             *at += len;
             Ok(())
         };
         if !leaf {
-            copy(rec, offs.data() - REC_NODE_PTR_SIZE, &mut at)?;
+            copy(rec, end - REC_NODE_PTR_SIZE, &mut at)?;
         } else if let Some(t) = index.trx_id_col.filter(|_| clustered) {
             let mut next = rec;
             for i in 0..offs.ends.len() {
@@ -733,20 +807,16 @@ fn apply_log(
                     break;
                 };
                 if i == t {
-                    copy(next, rec + s - next, &mut at)?;
+                    copy(next, rec + s, &mut at)?;
                     next = rec + s + TRX;
                 } else if ext {
-                    copy(
-                        next,
-                        rec + s + len - BTR_EXTERN_FIELD_REF_SIZE - next,
-                        &mut at,
-                    )?;
+                    copy(next, rec + s + len - BTR_EXTERN_FIELD_REF_SIZE, &mut at)?;
                     next = rec + s + len;
                 }
             }
-            copy(next, end - next, &mut at)?;
+            copy(next, end, &mut at)?;
         } else {
-            copy(rec, offs.data(), &mut at)?;
+            copy(rec, end, &mut at)?;
         }
     }
 }
@@ -808,24 +878,28 @@ impl ZipInflater {
             offset: PAGE_DATA,
             reason: e.to_string(),
         };
+        // `marker` is the position of a 4-byte window of `input`.
+        let layout = input.get(..marker + 4).unwrap_or(input);
         self.inflater
-            .decompress(
-                &input[..marker + 4],
-                &mut self.out,
-                flate2::FlushDecompress::Sync,
-            )
+            .decompress(layout, &mut self.out, flate2::FlushDecompress::Sync)
             .map_err(|e| fail(&e))?;
         let fields_len = self.inflater.total_out() as usize;
         let index = decode_fields(self.out.get(..fields_len).unwrap_or(&[]), leaf)?;
         self.records_at = fields_len;
         let consumed = self.inflater.total_in() as usize;
+        // The inflater read at most `layout` and wrote at most `self.out`.
+        let (Some(records_in), Some(records_out)) =
+            (input.get(consumed..), self.out.get_mut(fields_len..))
+        else {
+            return Err(bad(
+                "compressed stream",
+                PAGE_DATA,
+                "the index layout runs past the stream",
+            ));
+        };
         let status = self
             .inflater
-            .decompress(
-                &input[consumed..],
-                &mut self.out[fields_len..],
-                flate2::FlushDecompress::Finish,
-            )
+            .decompress(records_in, records_out, flate2::FlushDecompress::Finish)
             .map_err(|e| fail(&e))?;
         if status != flate2::Status::StreamEnd {
             return Err(bad(
@@ -917,4 +991,99 @@ fn decode_fields(buf: &[u8], leaf: bool) -> Result<ZipIndex, FormatError> {
         n_nullable,
         trx_id_col,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A zip INDEX page of `size` bytes: the compact header, a stream of the
+    /// index layout `layout` and no record bytes, the modification log
+    /// `mlog` after it and the dense directory `dense` at the end.
+    fn crafted(
+        size: usize,
+        layout: &[u8],
+        mlog: &[u8],
+        n_dir_slots: u16,
+        dense: &[u16],
+    ) -> Vec<u8> {
+        let mut page = vec![0u8; size];
+        page[24..26].copy_from_slice(&17855u16.to_be_bytes());
+        page[PAGE_HEADER..PAGE_HEADER + 2].copy_from_slice(&n_dir_slots.to_be_bytes());
+        let n_heap = 0x8000 | (dense.len() as u16 + 2);
+        page[PAGE_N_HEAP..PAGE_N_HEAP + 2].copy_from_slice(&n_heap.to_be_bytes());
+        page[PAGE_HEADER + 16..PAGE_HEADER + 18]
+            .copy_from_slice(&(dense.len() as u16).to_be_bytes());
+        let mut z = flate2::Compress::new(flate2::Compression::default(), true);
+        let mut stream = Vec::with_capacity(size);
+        z.compress_vec(layout, &mut stream, flate2::FlushCompress::Full)
+            .unwrap();
+        z.compress_vec(&[], &mut stream, flate2::FlushCompress::Finish)
+            .unwrap();
+        let mlog_at = PAGE_DATA + stream.len();
+        page[PAGE_DATA..mlog_at].copy_from_slice(&stream);
+        page[mlog_at..mlog_at + mlog.len()].copy_from_slice(mlog);
+        for (i, &slot) in dense.iter().enumerate() {
+            let at = size - 2 * (i + 1);
+            page[at..at + 2].copy_from_slice(&slot.to_be_bytes());
+        }
+        page
+    }
+
+    fn decompress(page: &[u8], logical: usize) -> Result<ZipSpace, FormatError> {
+        let mut out = Vec::new();
+        ZipPage::parse(page, logical)?.decompress(&mut ZipInflater::new(), &mut out)
+    }
+
+    /// Clustered leaf layout: a 4-byte key, then DB_TRX_ID+DB_ROLL_PTR
+    /// declared 1 byte long (13 on a sound page); DB_TRX_ID is field 1.
+    const SHORT_TRX: [u8; 3] = [(4 << 1) | 1, (1 << 1) | 1, 1];
+
+    #[test]
+    fn more_owned_records_than_the_directory_holds_is_an_error() {
+        // 510 owned records of a 2 KiB zip page rebuilt as 1 KiB: the
+        // sparse directory would grow past the start of the page.
+        let dense: Vec<u16> = (0..510)
+            .map(|i| (125 + i) | PAGE_ZIP_DIR_SLOT_OWNED)
+            .collect();
+        let page = crafted(2048, &[], &[0], 512, &dense);
+        let err = decompress(&page, 1024).unwrap_err();
+        assert!(err.to_string().contains("lies before the page"), "{err}");
+    }
+
+    #[test]
+    fn a_logged_record_with_a_short_db_trx_id_is_an_error() {
+        // Heap number 2, then the 4-byte key; the 13 bytes the page leaves
+        // for DB_TRX_ID+DB_ROLL_PTR end past the record's 5 bytes.
+        let page = crafted(1024, &SHORT_TRX, &[2, 1, 2, 3, 4, 0], 2, &[200]);
+        let err = decompress(&page, 1024).unwrap_err();
+        assert!(err.to_string().contains("fields overlap"), "{err}");
+    }
+
+    #[test]
+    fn a_short_db_trx_id_at_the_end_of_the_page_is_an_error() {
+        // A record the stream and the log leave empty, 13 bytes before the
+        // end of the page: its DB_TRX_ID+DB_ROLL_PTR would end past it.
+        let page = crafted(1024, &SHORT_TRX, &[0], 2, &[1024 - 13]);
+        let err = decompress(&page, 1024).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                FormatError::OutOfBounds {
+                    field: "DB_TRX_ID",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn hundreds_of_unowned_records_do_not_overflow_n_owned() {
+        // A secondary leaf (one 4-byte field), 300 records none of which
+        // owns a directory slot.
+        let dense: Vec<u16> = (0..300).map(|i| 125 + 5 * i).collect();
+        let page = crafted(4096, &[(4 << 1) | 1, 0], &[0], 2, &dense);
+        assert!(decompress(&page, 4096).is_ok());
+    }
 }

@@ -110,17 +110,15 @@ pub fn parse_record(
     let fixed = slice(page, o, SDI_FIXED_BYTES, "SDI record")?;
     let data = slice(page, o + SDI_FIXED_BYTES, data_len, "SDI data")?;
     let (local, external) = if ext {
-        let split = data_len
+        let (local, reference) = data_len
             .checked_sub(BTR_EXTERN_FIELD_REF_SIZE)
+            .and_then(|split| data.split_at_checked(split))
             .ok_or_else(|| FormatError::BadValue {
                 field: "SDI data",
                 offset: o + SDI_FIXED_BYTES,
                 reason: "external field shorter than its reference".into(),
             })?;
-        (
-            data[..split].to_vec(),
-            Some(ExternRef::parse(&data[split..])?),
-        )
+        (local.to_vec(), Some(ExternRef::parse(reference)?))
     } else {
         (data.to_vec(), None)
     };

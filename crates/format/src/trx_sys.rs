@@ -201,7 +201,7 @@ pub(crate) fn c_string(
             offset,
             reason: format!("no terminating NUL within its {len} bytes"),
         })?;
-    Ok(String::from_utf8_lossy(&b[..end]).into_owned())
+    Ok(String::from_utf8_lossy(b.get(..end).unwrap_or(b)).into_owned())
 }
 
 /// The binary log position kept on the TRX_SYS page (MySQL, and MariaDB

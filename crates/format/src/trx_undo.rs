@@ -169,10 +169,12 @@ impl Xid {
         }
         let data = slice(page, offset + 58, XIDDATASIZE, "TRX_UNDO_XA_XID")?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        // trid + bqual <= XIDDATASIZE, the length of `data`, checked above.
+        let (gtrid, rest) = data.split_at_checked(trid).unwrap_or((data, &[]));
         Ok(Xid {
             format_id,
-            gtrid: text(&data[..trid]),
-            bqual: text(&data[trid..trid + bqual]),
+            gtrid: text(gtrid),
+            bqual: text(rest.get(..bqual).unwrap_or(rest)),
         })
     }
 }

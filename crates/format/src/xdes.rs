@@ -121,7 +121,8 @@ impl<'a> XdesEntry<'a> {
 
     /// `XDES_FLST_NODE` (offset 8): the node linking the extent into a list.
     pub fn list_node(&self) -> FlstNode {
-        FlstNode::parse(&self.bytes[XDES_FLST_NODE..]).unwrap_or(FlstNode::NULL)
+        FlstNode::parse(self.bytes.get(XDES_FLST_NODE..).unwrap_or_default())
+            .unwrap_or(FlstNode::NULL)
     }
 
     /// `XDES_STATE` (offset 20).

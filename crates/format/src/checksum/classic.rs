@@ -6,10 +6,22 @@ use super::innodb_fold::fold_binary;
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
 use crate::fil_header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET};
 
+/// `page[start..end]`, or nothing when the page is too short to hold it
+/// (pages shorter than [`super::MIN_CHECKSUM_PAGE`] never verify).
+#[inline]
+fn range(page: &[u8], start: usize, end: usize) -> &[u8] {
+    page.get(start..end).unwrap_or_default()
+}
+
+/// `[38, size-8)`: the page body the checksums cover.
+#[inline]
+fn body(page: &[u8]) -> &[u8] {
+    range(page, FIL_PAGE_DATA, page.len().saturating_sub(8))
+}
+
 /// `buf_calc_page_crc32`: CRC-32C of `[4,26)` XOR CRC-32C of `[38, size-8)`.
 pub fn crc32c_classic(page: &[u8]) -> u32 {
-    let end = page.len() - 8;
-    crc32c(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN]) ^ crc32c(&page[FIL_PAGE_DATA..end])
+    crc32c(range(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN)) ^ crc32c(body(page))
 }
 
 /// CRC-32C over `range` as an old big-endian server computed it: every
@@ -17,46 +29,43 @@ pub fn crc32c_classic(page: &[u8]) -> u32 {
 /// byte-reversed, the unaligned bytes one by one.
 fn crc32c_legacy_range(page: &[u8], start: usize, end: usize) -> u32 {
     let mut crc = Crc32cStream::new();
-    let mut i = start;
-    while i < end && !i.is_multiple_of(8) {
-        crc.update(&page[i..i + 1]);
-        i += 1;
-    }
+    let bytes = range(page, start, end);
+    // The bytes before the first multiple of 8 go in as they are.
+    let unaligned = start.wrapping_neg() % 8;
+    let (head, aligned) = bytes.split_at_checked(unaligned).unwrap_or((bytes, &[]));
+    crc.update(head);
+    let (groups, tail) = aligned.as_chunks::<8>();
     // Reversed groups are gathered into a small buffer so the CRC is fed in
     // runs, not 8 bytes at a time.
-    let mut run = [0u8; 256];
-    let mut filled = 0;
-    while i + 8 <= end {
-        let group = &mut run[filled..filled + 8];
-        group.copy_from_slice(&page[i..i + 8]);
-        group.reverse();
-        filled += 8;
-        if filled == run.len() {
-            crc.update(&run);
-            filled = 0;
+    let mut run = [[0u8; 8]; 32];
+    for batch in groups.chunks(run.len()) {
+        let mut filled = 0;
+        for (dst, src) in run.iter_mut().zip(batch) {
+            *dst = *src;
+            dst.reverse();
+            filled += 1;
         }
-        i += 8;
+        crc.update(run.get(..filled).unwrap_or_default().as_flattened());
     }
-    crc.update(&run[..filled]);
-    crc.update(&page[i..end]);
+    crc.update(tail);
     crc.value()
 }
 
 /// `buf_calc_page_crc32(page, use_legacy_big_endian = true)`.
 pub fn crc32c_classic_legacy_big_endian(page: &[u8]) -> u32 {
     crc32c_legacy_range(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN)
-        ^ crc32c_legacy_range(page, FIL_PAGE_DATA, page.len() - 8)
+        ^ crc32c_legacy_range(page, FIL_PAGE_DATA, page.len().saturating_sub(8))
 }
 
 /// `buf_calc_page_new_checksum`: the `innodb` checksum stored at offset 0.
 pub fn innodb_new(page: &[u8]) -> u32 {
-    fold_binary(&page[FIL_PAGE_OFFSET..FIL_PAGE_FILE_FLUSH_LSN])
-        .wrapping_add(fold_binary(&page[FIL_PAGE_DATA..page.len() - 8]))
+    fold_binary(range(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN))
+        .wrapping_add(fold_binary(body(page)))
 }
 
 /// `buf_calc_page_old_checksum`: the `innodb` checksum stored at size-8.
 pub fn innodb_old(page: &[u8]) -> u32 {
-    fold_binary(&page[..FIL_PAGE_FILE_FLUSH_LSN])
+    fold_binary(range(page, 0, FIL_PAGE_FILE_FLUSH_LSN))
 }
 
 pub(super) fn verify(page: &[u8]) -> ChecksumVerdict {

@@ -19,12 +19,17 @@ pub fn frame_size(page: &[u8]) -> usize {
 
 /// CRC-32C of the first `size - 4` bytes.
 pub fn full_crc32(frame: &[u8]) -> u32 {
-    super::crc32c::crc32c(&frame[..frame.len().saturating_sub(4)])
+    super::crc32c::crc32c(
+        frame
+            .get(..frame.len().saturating_sub(4))
+            .unwrap_or_default(),
+    )
 }
 
 pub(super) fn verify(page: &[u8]) -> ChecksumVerdict {
     let s = frame_size(page);
-    let frame = &page[..s];
+    // frame_size never exceeds the page.
+    let frame = page.get(..s).unwrap_or(page);
     let stored = read_u32(frame, s - 4);
     let computed = full_crc32(frame);
     if stored == computed {

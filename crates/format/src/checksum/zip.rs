@@ -6,11 +6,14 @@
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
 use crate::fil_header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
 
+/// The three covered ranges; a range the page is too short to hold is
+/// empty (pages shorter than [`super::MIN_CHECKSUM_PAGE`] never verify).
 fn ranges(page: &[u8]) -> [&[u8]; 3] {
     [
-        &page[FIL_PAGE_OFFSET..FIL_PAGE_LSN],
-        &page[FIL_PAGE_TYPE..FIL_PAGE_TYPE + 2],
-        &page[FIL_PAGE_SPACE_ID..],
+        page.get(FIL_PAGE_OFFSET..FIL_PAGE_LSN).unwrap_or_default(),
+        page.get(FIL_PAGE_TYPE..FIL_PAGE_TYPE + 2)
+            .unwrap_or_default(),
+        page.get(FIL_PAGE_SPACE_ID..).unwrap_or_default(),
     ]
 }
 
