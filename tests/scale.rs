@@ -336,3 +336,32 @@ fn findings_are_bounded_on_a_file_damaged_on_every_page() {
     }
     assert_eq!(log.omitted(), log.total() - log.kept().len() as u64);
 }
+
+/// The walkers read pages for their structure and leave checksums to the
+/// scan: a page the walkers read many times costs no checksum each time
+/// (a fuzzed undo tablespace took 13 s for 115,000 reads of a few damaged
+/// pages), while the scan still reports it.
+#[test]
+fn walkers_do_not_verify_checksums_the_scan_does() {
+    use innodb_format::checksum::ChecksumVerdict;
+    use innodb_space::logical_pages::LogicalPages;
+    use innodb_space::page_check::NOT_VERIFIED;
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = support::fixtures_dir().join("p16k/files/test/t_random.ibd.gz");
+    let copy = support::gunzip_into(&gz, tmp.path());
+    let mut bytes = std::fs::read(&copy).unwrap();
+    bytes[4 * 16384 + 500] ^= 0x10;
+    std::fs::write(&copy, &bytes).unwrap();
+    let space = Tablespace::open(&copy, OpenOptions::default()).unwrap();
+    let mut pages = LogicalPages::new(&space);
+    let p = pages.read(4).unwrap();
+    assert_eq!(
+        p.check.checksum,
+        ChecksumVerdict::Unverifiable {
+            reason: NOT_VERIFIED.into()
+        }
+    );
+    assert!(!p.check.all_zero);
+    let report = ChecksumReport::build(&space);
+    assert_eq!(report.bad_page_ranges.runs(), &[(4, 4)]);
+}
