@@ -8,6 +8,8 @@
 //! at all, without a panic and within a bounded time. What each produced is
 //! returned as a count of output bytes, so that no work is optimised away.
 
+#![deny(clippy::indexing_slicing)]
+
 mod bytes;
 mod file;
 pub mod target;

@@ -256,6 +256,34 @@ mod tests {
         }
     }
 
+    /// The costly `innodb` new checksum is computed (and reported) only when
+    /// the old one at size-8 agrees, as the server checks them.
+    #[test]
+    fn innodb_new_is_computed_only_when_the_old_checksum_agrees() {
+        let names = |v: ChecksumVerdict| match v {
+            ChecksumVerdict::Invalid { computed, .. } => {
+                computed.iter().map(|c| c.name).collect::<Vec<_>>()
+            }
+            v => panic!("expected invalid, got {v:?}"),
+        };
+        // Neither field agrees with anything: no fold of the whole page.
+        let mut p = page();
+        store_classic(&mut p, 1, 2);
+        assert_eq!(
+            names(verify(&p, ChecksumLayout::Classic)),
+            ["crc32", "innodb_old"]
+        );
+        // The old checksum agrees, the new one does not: both reported.
+        let mut p = page();
+        p[0..4].copy_from_slice(&7u32.to_be_bytes());
+        let old = innodb_old(&p);
+        store_classic(&mut p, 7, old);
+        assert_eq!(
+            names(verify(&p, ChecksumLayout::Classic)),
+            ["crc32", "innodb_new", "innodb_old"]
+        );
+    }
+
     #[test]
     fn full_crc32_covers_the_frame() {
         let mut p = page();
