@@ -21,10 +21,10 @@ mod support;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
 use tempfile::TempDir;
 
 // ---------------------------------------------------------------------------
@@ -309,45 +309,14 @@ fn inspect_within<S: AsRef<OsStr>>(args: &[S], limit: Duration) -> Run {
         .collect();
     let tmp = tempfile::tempdir().unwrap();
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
-        .args(&args)
-        .env("TMPDIR", tmp.path())
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("innodb-inspect starts");
-    let drain = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut buf);
-            }
-            String::from_utf8_lossy(&buf).into_owned()
-        })
-    };
-    let out = drain(child.stdout.take().map(|s| Box::new(s) as _));
-    let err = drain(child.stderr.take().map(|s| Box::new(s) as _));
-
     let mut problems = Vec::new();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            problems.push(format!(
-                "`innodb-inspect {shown}` hung: still running after {limit:?}, killed"
-            ));
-            break None;
-        }
-        std::thread::sleep(Duration::from_micros(300));
-    };
-    let stdout = out.join().unwrap();
-    let stderr = err.join().unwrap();
+    let run = support::run_limited(&args, &[("TMPDIR", tmp.path())], limit);
+    let (status, stdout, stderr) = (run.status, run.stdout, run.stderr);
+    if status.is_none() {
+        problems.push(format!(
+            "`innodb-inspect {shown}` hung: still running after {limit:?}, killed"
+        ));
+    }
     let code = status.and_then(|s| s.code()).unwrap_or(-1);
 
     if let Some(s) = status {

@@ -18,27 +18,17 @@ use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::page_detail::PageDetail;
 use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_format::checksum::full_crc32::full_crc32;
 use innodb_format::column_value::Value as Cell;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use serde_json::Value;
 use std::ffi::OsStr;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 // ---------------------------------------------------------------------------
 // Bytes
 // ---------------------------------------------------------------------------
-
-/// A fixture file (below `fixtures/`) unpacked into `dir`, with its bytes.
-fn unpack(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>) {
-    let path = support::gunzip_into(&support::fixtures_dir().join(rel), dir);
-    let bytes = std::fs::read(&path).unwrap();
-    (path, bytes)
-}
 
 fn be16(b: &[u8], at: usize) -> usize {
     usize::from(u16::from_be_bytes([b[at], b[at + 1]]))
@@ -54,14 +44,6 @@ fn put16(b: &mut [u8], at: usize, v: usize) {
 
 fn put32(b: &mut [u8], at: usize, v: u32) {
     b[at..at + 4].copy_from_slice(&v.to_be_bytes());
-}
-
-/// Restores page `n`'s full_crc32 checksum after an edit (every fixture
-/// used here is full_crc32), so that the structure alone is damaged.
-fn reseal(bytes: &mut [u8], page_size: usize, n: usize) {
-    let page = &mut bytes[n * page_size..(n + 1) * page_size];
-    let c = full_crc32(page);
-    page[page_size - 4..].copy_from_slice(&c.to_be_bytes());
 }
 
 const FIL_NULL: u32 = 0xFFFF_FFFF;
@@ -131,38 +113,11 @@ fn inspect<S: AsRef<OsStr>>(args: &[S]) -> Run {
         .map(|a| a.as_ref().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join(" ");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("innodb-inspect starts");
-    let drain = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut buf);
-            }
-            String::from_utf8_lossy(&buf).into_owned()
-        })
+    let run = support::run_limited(args, &[], RUN_LIMIT);
+    let Some(status) = run.status else {
+        panic!("`innodb-inspect {shown}` hung: still running after {RUN_LIMIT:?}, killed");
     };
-    let out = drain(child.stdout.take().map(|s| Box::new(s) as _));
-    let err = drain(child.stderr.take().map(|s| Box::new(s) as _));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`innodb-inspect {shown}` hung: still running after {RUN_LIMIT:?}, killed");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let (stdout, stderr) = (out.join().unwrap(), err.join().unwrap());
+    let (stdout, stderr) = (run.stdout, run.stderr);
     let code = status.code().unwrap_or_else(|| {
         panic!("`innodb-inspect {shown}` was killed by a signal ({status}); stderr: {stderr}")
     });
@@ -260,8 +215,8 @@ fn slot_offset(ps: usize, i: usize) -> usize {
 fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
-    let (system, _) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (system, _) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
 
     // Page 5, slot 1 := PAGE_HEAP_TOP + 8.
     let p5 = 5 * PS;
@@ -278,7 +233,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
         "heap top {heap_top} should leave room before the directory of {n_slots} slots"
     );
     put16(&mut bytes, p5 + slot_offset(PS, 1), past_heap);
-    reseal(&mut bytes, PS, 5);
+    support::reseal(&mut bytes, PS, 5);
     // Page 6, slot 2 := 0xFFF0, beyond the 16 KiB page.
     let p6 = 6 * PS;
     assert_eq!(
@@ -287,7 +242,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
         "page 6 should be an INDEX page"
     );
     put16(&mut bytes, p6 + slot_offset(PS, 2), 0xFFF0);
-    reseal(&mut bytes, PS, 6);
+    support::reseal(&mut bytes, PS, 6);
     std::fs::write(&path, &bytes).unwrap();
 
     let expect = |findings: &[Value], what: &str| {
@@ -434,7 +389,7 @@ fn account(path: &Path) -> (Tablespace, SpaceAccount) {
 fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
     let entry = 150 + XDES_SIZE_64; // extent 1 (pages 64..127) on page 0
     assert_eq!(be32(&bytes, entry + 20), 4, "extent 64 should be FSEG");
     let page = 66usize;
@@ -444,7 +399,7 @@ fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
     let at = entry + 24 + bit / 8;
     assert_eq!(bytes[at] >> (bit % 8) & 1, 0, "page 66 is marked used");
     bytes[at] |= 1 << (bit % 8);
-    reseal(&mut bytes, PS, 0);
+    support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, acc) = account(&path);
@@ -501,7 +456,7 @@ fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
 fn a_fragment_page_marked_free_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
     let entry = 150; // extent 0 on page 0
     assert_eq!(be32(&bytes, entry + 20), 2, "extent 0 should be FREE_FRAG");
     let frag_n_used = be32(&bytes, 38 + 20); // FSP_FRAG_N_USED
@@ -509,7 +464,7 @@ fn a_fragment_page_marked_free_is_a_finding() {
     let at = entry + 24 + bit / 8;
     assert_eq!(bytes[at] >> (bit % 8) & 1, 0, "page 3 is marked used");
     bytes[at] |= 1 << (bit % 8);
-    reseal(&mut bytes, PS, 0);
+    support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, acc) = account(&path);
@@ -642,7 +597,7 @@ fn an_undo_record_that_points_back_is_a_finding() {
         .expect("a one-page history log with three records");
     let (first, third) = (recs[0], recs[2]);
     put16(&mut bytes, page * PS + third, first);
-    reseal(&mut bytes, PS, page);
+    support::reseal(&mut bytes, PS, page);
     std::fs::write(&ibdata, &bytes).unwrap();
 
     let v = undo_report(&datadir);
@@ -726,7 +681,7 @@ fn an_undo_page_list_that_loops_is_a_finding() {
     let at = pages[2] * PS + 44 + 6;
     put32(&mut bytes, at, pages[1] as u32);
     put16(&mut bytes, at + 4, 44);
-    reseal(&mut bytes, PS, pages[2]);
+    support::reseal(&mut bytes, PS, pages[2]);
     std::fs::write(&path, &bytes).unwrap();
 
     let v = undo_report(&datadir);
@@ -817,7 +772,7 @@ fn a_version_chain_that_loops_is_a_finding() {
         .collect();
     assert_eq!(hits.len(), 1, "the old roll pointer once in the record");
     bytes[hits[0]..hits[0] + new.len()].copy_from_slice(&new);
-    reseal(&mut bytes, PS, page);
+    support::reseal(&mut bytes, PS, page);
     std::fs::write(&ibdata, &bytes).unwrap();
 
     let h = history_of_key_7(&datadir);
@@ -858,8 +813,9 @@ fn a_version_chain_that_loops_is_a_finding() {
 fn a_blob_chain_that_loops_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
-    let (system, _) = unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
+    let (path, mut bytes) =
+        support::unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
+    let (system, _) = support::unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
     // BLOB pages (type 10) and their next pages (BTR_BLOB_HDR_NEXT_PAGE_NO at 38 + 4).
     let next =
         |b: &[u8], n: usize| (be16(b, n * PS + 24) == 10).then(|| be32(b, n * PS + 42) as usize);
@@ -884,7 +840,7 @@ fn a_blob_chain_that_loops_is_a_finding() {
         .expect("a BLOB chain of three pages");
     let (head, second) = (chain[0], chain[1]);
     put32(&mut bytes, second * PS + 42, head as u32);
-    reseal(&mut bytes, PS, second);
+    support::reseal(&mut bytes, PS, second);
     std::fs::write(&path, &bytes).unwrap();
     let expected = |m: &str| {
         m.starts_with(&format!(
@@ -975,10 +931,10 @@ fn a_blob_chain_that_loops_is_a_finding() {
 fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     assert_eq!(be32(&bytes, 54), 0x15, "full_crc32, PAGE_SSIZE 5 (16k)");
     put32(&mut bytes, 54, 0x15 ^ 0x06); // PAGE_SSIZE 3: 4k
-    reseal(&mut bytes, PS, 0);
+    support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
     let pages = (bytes.len() / PS) as u64;
     let f = path.as_os_str();
@@ -1056,7 +1012,7 @@ fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
 fn page0_with_a_bad_checksum_and_good_flags_keeps_its_flags() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     bytes[5000] ^= 0x01;
     std::fs::write(&path, &bytes).unwrap();
     let f = path.as_os_str();

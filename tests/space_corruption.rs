@@ -10,27 +10,11 @@ mod support;
 use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
-use innodb_format::checksum::full_crc32::full_crc32;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
-use std::path::{Path, PathBuf};
-
-/// A fixture file unpacked into `dir`, with its bytes.
-fn unpack(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>) {
-    let path = support::gunzip_into(&support::fixtures_dir().join(rel), dir);
-    let bytes = std::fs::read(&path).unwrap();
-    (path, bytes)
-}
+use std::path::Path;
 
 fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-/// Restores page `n`'s full_crc32 checksum after an edit, so that the damage
-/// is to the structure alone and not also a bad checksum.
-fn reseal(bytes: &mut [u8], page_size: usize, n: u32) {
-    let page = &mut bytes[n as usize * page_size..(n as usize + 1) * page_size];
-    let c = full_crc32(page);
-    page[page_size - 4..].copy_from_slice(&c.to_be_bytes());
 }
 
 /// Opens `path` and builds every space report; the account must still cover
@@ -80,7 +64,7 @@ fn cli_reports(path: &Path, needle: &str) {
 fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
     // FSP_SEG_INODES_FULL base at page 0, offset 118: len, first (page, byte), last.
     let base = 38 + 80;
     let len = be32(&bytes, base);
@@ -91,7 +75,7 @@ fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
     let at = last as usize * PS + 38 + 6;
     bytes[at..at + 4].copy_from_slice(&first.to_be_bytes());
     bytes[at + 4..at + 6].copy_from_slice(&38u16.to_be_bytes());
-    reseal(&mut bytes, PS, last);
+    support::reseal(&mut bytes, PS, last as usize);
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
@@ -122,7 +106,7 @@ fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
 fn a_zeroed_xdes_page_is_a_finding_and_the_scan_goes_on() {
     const PS: usize = 1024;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p4k/files/test/t_zip1.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p4k/files/test/t_zip1.ibd.gz");
     let before = {
         let (_, a) = account(&path);
         assert!(a.findings.is_empty(), "{:?}", a.findings);
@@ -160,14 +144,14 @@ fn a_zeroed_xdes_page_is_a_finding_and_the_scan_goes_on() {
 fn a_list_pointer_beyond_the_file_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
     let base = 38 + 24; // FSP_FREE
     assert!(
         be32(&bytes, base) > 0,
         "the fixture should have free extents"
     );
     bytes[base + 4..base + 8].copy_from_slice(&999_999u32.to_be_bytes());
-    reseal(&mut bytes, PS, 0);
+    support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
@@ -190,13 +174,13 @@ fn a_list_pointer_beyond_the_file_is_a_finding() {
 fn a_wrong_not_full_count_is_a_finding() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
     // INODE page 2, entry 1 (the leaf segment) at 50 + 192; FSEG_NOT_FULL_N_USED at +8.
     let at = 2 * PS + 50 + 192 + 8;
     let stored = be32(&bytes, at);
     assert!(stored > 0, "the leaf segment should have a NOT_FULL extent");
     bytes[at..at + 4].copy_from_slice(&(stored + 5).to_be_bytes());
-    reseal(&mut bytes, PS, 2);
+    support::reseal(&mut bytes, PS, 2);
     std::fs::write(&path, &bytes).unwrap();
 
     let (_, account) = account(&path);
@@ -237,14 +221,14 @@ fn first_records(page: &[u8], n: usize) -> Vec<usize> {
 fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     let page_no = 5u32;
     let page = &mut bytes[page_no as usize * PS..(page_no as usize + 1) * PS];
     let recs = first_records(page, 3);
     let (first, third) = (recs[0], recs[2]);
     let rel = ((first + PS - third) % PS) as u16;
     page[third - 2..third].copy_from_slice(&rel.to_be_bytes());
-    reseal(&mut bytes, PS, page_no);
+    support::reseal(&mut bytes, PS, page_no as usize);
     std::fs::write(&path, &bytes).unwrap();
 
     let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
@@ -284,12 +268,12 @@ fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
 fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) = unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     // Leaves in key order are pages 4, 5, 6, …: page 6's next := 4.
     let at = 6 * PS + 12;
     assert_eq!(be32(&bytes, at), 7, "page 6's next leaf should be page 7");
     bytes[at..at + 4].copy_from_slice(&4u32.to_be_bytes());
-    reseal(&mut bytes, PS, 6);
+    support::reseal(&mut bytes, PS, 6);
     // Root page 3: the second node pointer's child (at origin + 4, after the
     // 4-byte key) := 3, the root itself.
     let root = &mut bytes[3 * PS..4 * PS];
@@ -300,7 +284,7 @@ fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
         "the second node pointer should point at page 5"
     );
     root[second + 4..second + 8].copy_from_slice(&3u32.to_be_bytes());
-    reseal(&mut bytes, PS, 3);
+    support::reseal(&mut bytes, PS, 3);
     std::fs::write(&path, &bytes).unwrap();
 
     let space = Tablespace::open(&path, OpenOptions::default()).unwrap();

@@ -117,3 +117,77 @@ pub fn run_bounded<T: Send + 'static>(
         Err(_) => Err(format!("still running after {limit:?}")),
     }
 }
+
+/// A fixture file (a path below `fixtures/`) unpacked into `dir`, with its bytes.
+pub fn unpack(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>) {
+    let path = gunzip_into(&fixtures_dir().join(rel), dir);
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+/// Restores page `n`'s full_crc32 checksum after an edit, so that the
+/// structure alone is damaged, not also the checksum.
+pub fn reseal(bytes: &mut [u8], page_size: usize, n: usize) {
+    let page = &mut bytes[n * page_size..(n + 1) * page_size];
+    let c = innodb_format::checksum::full_crc32::full_crc32(page);
+    page[page_size - 4..].copy_from_slice(&c.to_be_bytes());
+}
+
+/// What a run of the binary under a time limit gave.
+pub struct LimitedRun {
+    /// How it ended; `None` when it ran past the limit and was killed.
+    pub status: Option<std::process::ExitStatus>,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+/// Runs `innodb-inspect ARGS` (with `envs` set and `RUST_BACKTRACE=0`),
+/// reading its output as it comes, and kills it after `limit`.
+pub fn run_limited<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    envs: &[(&str, &Path)],
+    limit: std::time::Duration,
+) -> LimitedRun {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_innodb-inspect"));
+    cmd.args(args)
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("innodb-inspect starts");
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = drain(child.stdout.take().map(|s| Box::new(s) as _));
+    let err = drain(child.stderr.take().map(|s| Box::new(s) as _));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(300));
+    };
+    LimitedRun {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
