@@ -102,7 +102,7 @@ impl ChecksumReport {
             }
             (acc, findings)
         };
-        let counted = |k: FindingKind| {
+        let is_other = |k: FindingKind| {
             !matches!(
                 k,
                 FindingKind::BadChecksum | FindingKind::LsnMismatch | FindingKind::Unverifiable
@@ -111,13 +111,13 @@ impl ChecksumReport {
         let other_findings_by_kind = findings
             .counts()
             .iter()
-            .filter(|(k, _)| counted(**k))
+            .filter(|(k, _)| is_other(**k))
             .map(|(k, n)| (k.name().to_string(), *n))
             .collect();
         let other_findings = findings
             .into_kept()
             .into_iter()
-            .filter(|f| counted(f.kind))
+            .filter(|f| is_other(f.kind))
             .collect();
         ChecksumReport {
             file: space.path().display().to_string(),
