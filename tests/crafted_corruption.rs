@@ -1041,3 +1041,232 @@ fn page0_with_a_bad_checksum_and_good_flags_keeps_its_flags() {
         .json();
     assert_eq!(v[0]["bad_pages"][0]["page"], 0);
 }
+
+// ---------------------------------------------------------------------------
+// Page 0 of a page-compressed tablespace, and a zeroed leaf
+// ---------------------------------------------------------------------------
+
+/// A fixture file unpacked into `dir` to be damaged (path and bytes), and an
+/// undamaged copy beside it to compare with.
+fn unpack_keeping_a_copy(dir: &Path, rel: &str) -> (PathBuf, Vec<u8>, PathBuf) {
+    let (path, bytes) = support::unpack(dir, rel);
+    let undamaged = dir.join("undamaged.ibd");
+    std::fs::write(&undamaged, &bytes).unwrap();
+    (path, bytes, undamaged)
+}
+
+/// The server's numbers for `p16k/test/t_pagecomp.ibd` (truth.json): space
+/// id 10, flags 0x60000035 (full_crc32, PAGE_COMPRESSED, zlib).
+const PAGECOMP_SPACE_ID: u64 = 10;
+
+/// Page types of `t_pagecomp` as `summary` counts them, from the undamaged
+/// file, with page 0 taken out.
+fn page_types_but_page0(path: &Path) -> Value {
+    let v = inspect(&json_args(&["summary".as_ref(), path.as_os_str()]))
+        .exits(0)
+        .json();
+    let mut types = v["page_types"].clone();
+    let map = types.as_object_mut().unwrap();
+    let fsp = map.remove("FSP_HDR").unwrap();
+    assert_eq!(fsp, 1);
+    types
+}
+
+/// `t_pagecomp` (16k, full_crc32, every page but page 0 a zlib
+/// page-compressed frame) with page 0 all zero. Nothing on page 0 is left:
+/// the page size is probed, the space id comes from the other pages'
+/// inflated images (their frames hold compressed data where the space id
+/// would be), the algorithm from their zlib headers. `summary` gives one
+/// finding, `page0` @ 0, 46, `FSP_SIZE`; every page decodes to its real
+/// type, with no space-id or unverifiable finding. `records --ddl` finds the
+/// index root by reading the index pages and gives the 10,000 rows of the
+/// undamaged file, byte for byte, and still does with the INODE page (2)
+/// zeroed as well; `records --system ibdata1` gives them too.
+#[test]
+fn page0_of_a_page_compressed_file_lost_is_read_from_the_other_pages() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes, undamaged) =
+        unpack_keeping_a_copy(tmp.path(), "p16k/files/test/t_pagecomp.ibd.gz");
+    bytes[..PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+
+    let v = inspect(&json_args(&["summary".as_ref(), f]))
+        .exits(0)
+        .json();
+    assert_eq!(v["space_id"], PAGECOMP_SPACE_ID);
+    assert_eq!(v["page_size"], PS);
+    assert_eq!(v["page_size_source"], "probed");
+    assert_eq!(v["flags"]["compression_algorithm"], "zlib");
+    let findings = findings_of(&v);
+    let p0 = one_json(&findings, "page0", 0, 46, "FSP_SIZE");
+    assert_eq!(
+        message(p0),
+        "page 0 gives a tablespace size of 0 pages; reading with 16384-byte pages (probed from the following pages)"
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let mut types = v["page_types"].clone();
+    let allocated = types["ALLOCATED"].as_u64().unwrap();
+    types["ALLOCATED"] = Value::from(allocated - 1); // page 0, all zero now
+    assert_eq!(types, page_types_but_page0(&undamaged));
+    assert_eq!(v["page_types"]["INDEX"], 69);
+
+    let ddl = tmp.path().join("t_pagecomp.sql");
+    std::fs::write(
+        &ddl,
+        "CREATE TABLE `t_pagecomp` (`id` int(11) NOT NULL, `a` int(11) NOT NULL, \
+         `b` varchar(64) DEFAULT NULL, `c` char(20) DEFAULT NULL, PRIMARY KEY (`id`)) \
+         ENGINE=InnoDB DEFAULT CHARSET=latin1",
+    )
+    .unwrap();
+    let want = inspect(&[
+        "records".as_ref(),
+        "--ddl".as_ref(),
+        ddl.as_os_str(),
+        undamaged.as_os_str(),
+    ])
+    .exits(0)
+    .stdout
+    .clone();
+    assert!(
+        want.starts_with("# t_pagecomp index PRIMARY (30): 10000 rows\n"),
+        "{want}"
+    );
+    let run = inspect(&["records".as_ref(), "--ddl".as_ref(), ddl.as_os_str(), f]);
+    run.exits(0);
+    assert_eq!(run.stdout, want);
+    assert!(
+        run.stderr.contains(
+            "page 0 is unusable; roots found by reading the index pages: index 30 at page 3"
+        ),
+        "{}",
+        run.stderr
+    );
+
+    // The INODE page lost too: the root still holds its segment headers,
+    // which now lead nowhere readable; it is the root all the same.
+    bytes[2 * PS..3 * PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let run = inspect(&["records".as_ref(), "--ddl".as_ref(), ddl.as_os_str(), f]);
+    run.exits(0);
+    assert_eq!(run.stdout, want);
+    bytes[2 * PS..3 * PS].copy_from_slice(&std::fs::read(&undamaged).unwrap()[2 * PS..3 * PS]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (ibdata, _) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
+    let run = inspect(&[
+        "records".as_ref(),
+        "--system".as_ref(),
+        ibdata.as_os_str(),
+        f,
+    ]);
+    run.exits(0);
+    assert!(
+        run.stdout
+            .starts_with("# test/t_pagecomp index PRIMARY (30): 10000 rows\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.lines().count(), 10_002);
+}
+
+/// `t_pagecomp` with the compression algorithm of page 0's flags
+/// (`FSP_SPACE_FLAGS` bits 5–7 in full_crc32, byte 57) turned from zlib (1)
+/// to none (0), the checksum not re-sealed. Page 0 does not verify; its page
+/// size and checksum agree with the following pages, so its flags are used,
+/// but not its algorithm: the compressed pages carry zlib streams. One
+/// `page0` finding says so, beside page 0's `bad_checksum`; every page
+/// decodes to its real type.
+#[test]
+fn page0_with_a_damaged_compression_algorithm_is_corrected_from_the_pages() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes, undamaged) =
+        unpack_keeping_a_copy(tmp.path(), "p16k/files/test/t_pagecomp.ibd.gz");
+    // The server reports 0x60000035 (truth.json); bits 27 and up are
+    // memory-only (FSP_FLAGS_MEM_MASK, fsp0types.h: the compression level, 6,
+    // in bits 28-31) and never written to page 0.
+    assert_eq!(be32(&bytes, 54), 0x6000_0035 & !(u32::MAX << 27));
+    bytes[57] ^= 0x20; // algorithm 1 -> 0
+    std::fs::write(&path, &bytes).unwrap();
+
+    let v = inspect(&json_args(&["summary".as_ref(), path.as_os_str()]))
+        .exits(0)
+        .json();
+    assert_eq!(v["space_id"], PAGECOMP_SPACE_ID);
+    assert_eq!(v["page_size_source"], "page0");
+    assert_eq!(v["flags"]["compression_algorithm"], "zlib");
+    let findings = findings_of(&v);
+    let p0 = one_json(&findings, "page0", 0, PS - 4, "FIL_PAGE_FCRC32_CHECKSUM");
+    assert_eq!(
+        message(p0),
+        "page 0 does not verify under the checksum its flags give; the following pages agree with its flags; \
+         its flags give compression algorithm none but the page-compressed pages are zlib, which is used"
+    );
+    one_json(
+        &findings,
+        "bad_checksum",
+        0,
+        PS - 4,
+        "FIL_PAGE_FCRC32_CHECKSUM",
+    );
+    assert_eq!(findings.len(), 2, "{findings:#?}");
+    let mut types = v["page_types"].clone();
+    types.as_object_mut().unwrap().remove("FSP_HDR");
+    assert_eq!(types, page_types_but_page0(&undamaged));
+}
+
+/// `t_ordered` (16k): leaf page 5, the child of the root's node pointer at
+/// 140, all zero. An all-zero page passes every page check, for the server
+/// as for us (`summary` and `checksum` find nothing, exit 0); the tree
+/// tells: `indexes` gives `broken_list` @ 3, 140, `node pointer`, naming page
+/// 5 and what it is, and the two siblings whose links go to it; it counts
+/// every row but page 5's (10,000 in the server's `COUNT(*)`).
+#[test]
+fn a_zeroed_leaf_page_is_a_finding_on_its_parent() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes, undamaged) =
+        unpack_keeping_a_copy(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let records_of_5 = {
+        let v = inspect(&json_args(&[
+            "tree".as_ref(),
+            "--index".as_ref(),
+            "23".as_ref(),
+            undamaged.as_os_str(),
+        ]))
+        .exits(0)
+        .json();
+        let pages = v["pages"].as_array().unwrap();
+        let p5 = pages.iter().find(|p| p["page"] == 5).unwrap();
+        p5["records"].as_u64().unwrap()
+    };
+    assert!(records_of_5 > 100, "{records_of_5}");
+    bytes[5 * PS..6 * PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+
+    let v = inspect(&json_args(&["summary".as_ref(), f]))
+        .exits(0)
+        .json();
+    assert_eq!(findings_of(&v), Vec::<Value>::new());
+    inspect(&["checksum".as_ref(), f]).exits(0);
+
+    let v = inspect(&json_args(&["indexes".as_ref(), f]))
+        .exits(0)
+        .json();
+    let findings = findings_of(&v);
+    let np = one_json(&findings, "broken_list", 3, 140, "node pointer");
+    assert_eq!(
+        message(np),
+        "node pointer at 140 points at no page of index 23 at level 0: its child page number reads 5, \
+         a page that is all zero (never written, or zeroed)"
+    );
+    one_json(&findings, "broken_list", 4, 12, "FIL_PAGE_NEXT");
+    one_json(&findings, "broken_list", 6, 8, "FIL_PAGE_PREV");
+    assert_eq!(findings.len(), 3, "{findings:#?}");
+    let index = &v["indexes"][0];
+    assert_eq!(index["index_id"], 23);
+    assert_eq!(index["records"].as_u64().unwrap(), 10_000 - records_of_5);
+}

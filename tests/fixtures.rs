@@ -721,6 +721,50 @@ fn index_walks_count_the_rows_the_server_counted() {
     );
 }
 
+/// Index roots found by reading the index pages alone (what `records --ddl`
+/// falls back on when page 0 is lost) are the roots the server's dictionary
+/// gives (`INNODB_SYS_INDEXES.PAGE_NO`), for every index of every `.ibd`
+/// fixture (the system tablespace's internal trees are not in that table).
+#[test]
+fn index_roots_found_by_scanning_are_the_servers() {
+    let (dir, fresh) = support::truth_fixtures_dir();
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for f in fixture_files(&dir, fresh) {
+        if table_truth(&f).is_none() {
+            continue;
+        }
+        let space = open(&f.gz);
+        let space_id = u64::from(space.space_id());
+        let mut theirs: Vec<(u64, u32)> = f.config_truth["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["space_id"].as_u64() == Some(space_id))
+            .map(|i| {
+                (
+                    i["index_id"].as_u64().unwrap(),
+                    u32::try_from(i["root_page"].as_u64().unwrap()).unwrap(),
+                )
+            })
+            .collect();
+        theirs.sort_unstable();
+        let ours = innodb_space::index_roots::index_roots_by_scan(&space);
+        if ours != theirs {
+            problems.push(format!(
+                "{}/{}: scanned {ours:?}, server {theirs:?}",
+                f.config, f.name
+            ));
+        }
+        compared += theirs.len();
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        compared >= if fresh { 10 } else { 89 },
+        "only {compared} roots compared"
+    );
+}
+
 /// `indexes` (JSON) and `tree` (text) pinned: two indexes at every page
 /// size, REDUNDANT, and every KEY_BLOCK_SIZE.
 #[test]

@@ -130,6 +130,42 @@ fn dictionary(cli: &Cli, options: OpenOptions) -> Result<Option<Dictionary>, Cli
     }
 }
 
+/// The index roots a `CREATE TABLE` statement is laid over: those the FSP
+/// header and INODE pages name, else (page 0 lost, say) those the index
+/// pages tell when read one by one, with a note saying so.
+fn ddl_roots(space: &Tablespace) -> Result<Vec<(u64, u32)>, CliError> {
+    let from_map = innodb_space::space_map::SpaceMap::read(space).map(|m| m.index_roots());
+    if let Ok(roots) = &from_map {
+        if !roots.is_empty() {
+            return Ok(roots.clone());
+        }
+    }
+    let scanned = innodb_space::index_roots::index_roots_by_scan(space);
+    if scanned.is_empty() {
+        return Err(match from_map {
+            Err(e) => no_map(space, e),
+            Ok(_) => CliError::Usage(format!(
+                "{}: no index page in the file: there is no index to read",
+                space.path().display()
+            )),
+        });
+    }
+    let why = match from_map {
+        Err(_) => "page 0 is unusable",
+        Ok(_) => "the FSP header and INODE pages name no index root",
+    };
+    let list: Vec<String> = scanned
+        .iter()
+        .map(|(id, root)| format!("index {id} at page {root}"))
+        .collect();
+    eprintln!(
+        "innodb-inspect: note: {}: {why}; roots found by reading the index pages: {}",
+        space.path().display(),
+        list.join(", ")
+    );
+    Ok(scanned)
+}
+
 /// The table's columns: from `--ddl`, else the dictionary of `--system`,
 /// else the file's own SDI.
 fn schema_for(
@@ -140,9 +176,7 @@ fn schema_for(
     if let Some(path) = ddl {
         let sql = std::fs::read_to_string(path)
             .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-        let roots = innodb_space::space_map::SpaceMap::read(space)
-            .map_err(|e| no_map(space, e))?
-            .index_roots();
+        let roots = ddl_roots(space)?;
         return schema_from_ddl(&sql, &roots)
             .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())));
     }

@@ -266,10 +266,18 @@ pub fn walk(
                                 r.origin
                             ),
                             _ => format!(
-                                "node pointer at {} points at no page of index {} at level {}",
+                                "node pointer at {} points at no page of index {} at level {}{}",
                                 r.origin,
                                 header.index_id,
-                                header.level - 1
+                                header.level - 1,
+                                candidates
+                                    .get(last_depth)
+                                    .or(candidates.first())
+                                    .map(|&c| format!(
+                                        ": its child page number reads {c}, {}",
+                                        what_is_at(pages, c, &mut child_buf)
+                                    ))
+                                    .unwrap_or_default()
                             ),
                         },
                     )),
@@ -411,6 +419,26 @@ fn child_fits(
             .and_then(|_| IndexHeader::parse(buf).ok()),
     };
     header.is_some_and(|h| h.index_id == index_id && h.level == level)
+}
+
+/// What page `n` is, for a finding about a pointer to it that does not fit:
+/// beyond the file, all zero, an index page of which index and level, or a
+/// page of another type.
+fn what_is_at(pages: &mut LogicalPages<'_>, n: u32, buf: &mut Vec<u8>) -> String {
+    let page_count = pages.space().page_count();
+    if n >= page_count {
+        return format!("beyond the file's {page_count} pages");
+    }
+    let vendor = pages.space().format().vendor;
+    match pages.read_into(n, buf) {
+        None => "a page that cannot be read".into(),
+        Some(c) if c.all_zero => "a page that is all zero (never written, or zeroed)".into(),
+        Some(c) if c.page_type.is_index_layout(vendor) => match IndexHeader::parse(buf) {
+            Ok(h) => format!("an index page of index {} at level {}", h.index_id, h.level),
+            Err(_) => "an index page whose header cannot be read".into(),
+        },
+        Some(c) => format!("a page of type {}", c.page_type.name(vendor)),
+    }
 }
 
 /// Reads page `n` alone and hands it to `visit` as [`walk`] would, when it

@@ -6,7 +6,9 @@
 use innodb_format::checksum::{verify, ChecksumLayout, ChecksumVerdict};
 use innodb_format::fil_header::FIL_PAGE_TYPE;
 use innodb_format::fil_header::{FilHeader, FIL_PAGE_OFFSET};
+use innodb_format::fsp_flags::CompressionAlgorithm;
 use innodb_format::fsp_header::{FSP_SIZE, FSP_SPACE_FLAGS};
+use innodb_format::page_compressed::FIL_PAGE_COMP_ALGO;
 use innodb_format::page_type::PageType;
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::FormatError;
@@ -195,6 +197,42 @@ pub fn probe(file: &[u8], size: Option<usize>) -> Option<SpaceFormat> {
         } else {
             ps
         };
-        SpaceFormat::assumed(ps, logical, layout)
+        let mut format = SpaceFormat::assumed(ps, logical, layout);
+        if layout == ChecksumLayout::FullCrc32 {
+            format.flags.compression_algorithm = full_crc32_algorithm(file, ps);
+        }
+        format
     })
+}
+
+/// The compression algorithm of a full_crc32 tablespace whose flags are
+/// lost or doubtful, told from its page-compressed frames (type
+/// `0x8000 | size`), whose payload starts at byte 26 (`FIL_PAGE_COMP_ALGO`)
+/// with no algorithm field: zlib when most frames among the first pages start
+/// with a zlib stream header (RFC 1950: method 8, window at most 32 KiB, no
+/// preset dictionary, the check bits; a stream of another algorithm passes
+/// that by chance once in hundreds). `None` when there is no frame or most
+/// are not zlib; the page-0 flags (`FSP_FLAGS_FCRC32_COMPRESSED_ALGO`) are
+/// the only other record.
+pub(crate) fn full_crc32_algorithm(file: &[u8], ps: usize) -> Option<CompressionAlgorithm> {
+    let is_zlib = |cmf: u8, flg: u8| {
+        cmf & 0x0f == 8
+            && cmf >> 4 <= 7
+            && flg & 0x20 == 0
+            && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0
+    };
+    let (mut frames, mut zlib) = (0usize, 0usize);
+    for page in file.chunks_exact(ps).take(PROBE_PAGES + 1).skip(1) {
+        let Ok(fil) = FilHeader::parse(page) else {
+            continue;
+        };
+        if !fil.page_type.is_full_crc32_compressed() {
+            continue;
+        }
+        frames += 1;
+        if let Some(&[cmf, flg]) = page.get(FIL_PAGE_COMP_ALGO..FIL_PAGE_COMP_ALGO + 2) {
+            zlib += usize::from(is_zlib(cmf, flg));
+        }
+    }
+    (frames > 0 && zlib * 2 > frames).then_some(CompressionAlgorithm(1))
 }

@@ -14,6 +14,7 @@ pub mod doublewrite;
 pub mod error;
 pub mod finding;
 pub mod finding_log;
+pub mod index_roots;
 pub mod list_walk;
 pub mod lob;
 pub mod logical_pages;

@@ -6,9 +6,10 @@ use crate::finding::{Finding, FindingKind};
 use crate::page_check::PageChecker;
 use crate::source::Source;
 use crate::SpaceError;
-use innodb_format::checksum::ChecksumLayout;
+use innodb_format::checksum::{full_crc32_frame_size, ChecksumLayout};
 use innodb_format::fil_header::FilHeader;
 use innodb_format::fsp_header::{FspHeader, FSP_SPACE_FLAGS};
+use innodb_format::page_compressed::PageDecompressor;
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::trx_sys::TRX_SYS_PAGE_NO;
 use std::path::{Path, PathBuf};
@@ -132,10 +133,10 @@ impl Tablespace {
         // A page 0 that does not verify may hold a damaged space id: ask the other pages.
         let space_id = match (&fsp_header, page0_valid) {
             (Some(h), true) => h.space_id,
-            (h, false) => majority_space_id(bytes, ps)
+            (h, false) => majority_space_id(bytes, &format)
                 .or(h.map(|h| h.space_id))
                 .unwrap_or(0),
-            (None, true) => majority_space_id(bytes, ps).unwrap_or(0),
+            (None, true) => majority_space_id(bytes, &format).unwrap_or(0),
         };
         let doublewrite = if space_id == 0 && page_count > TRX_SYS_PAGE_NO {
             let at = TRX_SYS_PAGE_NO as usize * ps;
@@ -328,19 +329,49 @@ fn page0_finding(offset: usize, field: &'static str, message: String) -> Finding
 }
 
 /// The most common non-zero `FIL_PAGE_SPACE_ID` among the first pages (after
-/// page 0) whose `FIL_PAGE_OFFSET` matches their position.
-fn majority_space_id(bytes: &[u8], ps: usize) -> Option<u32> {
+/// page 0) whose `FIL_PAGE_OFFSET` matches their position. A full_crc32
+/// page-compressed frame holds compressed data from byte 26 on (alike on
+/// pages whose headers are alike): its space id is read from the inflated
+/// page when `format` names an algorithm that inflates, and it is skipped
+/// otherwise.
+fn majority_space_id(bytes: &[u8], format: &SpaceFormat) -> Option<u32> {
+    let ps = format.physical_page_size();
+    let algorithm = format
+        .flags
+        .compression_algorithm
+        .filter(|_| format.flags.full_crc32);
+    let mut decompressor = None;
     let mut counts: Vec<(u32, usize)> = Vec::new();
     for (i, page) in bytes.chunks_exact(ps).enumerate().skip(1).take(256) {
         let Ok(fil) = FilHeader::parse(page) else {
             continue;
         };
-        if fil.page_no as usize != i || fil.space_id == 0 && fil.lsn == 0 {
+        if fil.page_no as usize != i {
             continue;
         }
-        match counts.iter_mut().find(|(id, _)| *id == fil.space_id) {
+        let (space_id, lsn) = if fil.page_type.is_full_crc32_compressed() {
+            let Some(algorithm) = algorithm else {
+                continue;
+            };
+            let d = decompressor
+                .get_or_insert_with(|| PageDecompressor::new(format.logical_page_size()));
+            let frame = page.get(..full_crc32_frame_size(page)).unwrap_or(page);
+            if d.decompress_full_crc32(frame, algorithm).is_err() {
+                continue;
+            }
+            match FilHeader::parse(d.page()) {
+                Ok(inner) => (inner.space_id, fil.lsn),
+                Err(_) => continue,
+            }
+        } else {
+            (fil.space_id, fil.lsn)
+        };
+        if space_id == 0 && lsn == 0 {
+            continue;
+        }
+        match counts.iter_mut().find(|(id, _)| *id == space_id) {
             Some((_, c)) => *c += 1,
-            None => counts.push((fil.space_id, 1)),
+            None => counts.push((space_id, 1)),
         }
     }
     counts.into_iter().max_by_key(|&(_, c)| c).map(|(id, _)| id)
@@ -397,10 +428,25 @@ fn decide_format(
                     if p.physical_page_size() == f.physical_page_size()
                         && p.checksum_layout == f.checksum_layout =>
                 {
-                    let msg = format!(
+                    let mut f = f;
+                    let mut msg = format!(
                         "{}; the following pages agree with its flags",
                         problem.reason
                     );
+                    // A page 0 that does not verify may hold a damaged
+                    // algorithm; the compressed pages say which it is.
+                    if f.flags.full_crc32 {
+                        let seen = detect::full_crc32_algorithm(bytes, f.physical_page_size());
+                        if let Some(a) = seen.filter(|&a| Some(a) != f.flags.compression_algorithm)
+                        {
+                            msg.push_str(&format!(
+                                "; its flags give compression algorithm {} but the page-compressed pages are {}, which is used",
+                                f.flags.compression_algorithm.map_or("none", |a| a.name()),
+                                a.name()
+                            ));
+                            f.flags.compression_algorithm = Some(a);
+                        }
+                    }
                     Ok((f, user_or(PageSizeSource::Page0), found(msg)))
                 }
                 Some(p) => {
