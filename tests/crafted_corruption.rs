@@ -248,7 +248,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
     let expect = |findings: &[Value], what: &str| {
         let f5 = one_json(
             findings,
-            "ownership_mismatch",
+            "bad_index_page",
             5,
             slot_offset(PS, 1),
             "PAGE_DIR_SLOT",
@@ -260,7 +260,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
         );
         let f6 = one_json(
             findings,
-            "ownership_mismatch",
+            "bad_index_page",
             6,
             slot_offset(PS, 2),
             "PAGE_DIR_SLOT",
@@ -277,7 +277,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
     let d5 = PageDetail::build(&space, 5).unwrap();
     one(
         &d5.findings,
-        FindingKind::OwnershipMismatch,
+        FindingKind::BadIndexPage,
         5,
         slot_offset(PS, 1),
         "PAGE_DIR_SLOT",
@@ -285,7 +285,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
     let d6 = PageDetail::build(&space, 6).unwrap();
     one(
         &d6.findings,
-        FindingKind::OwnershipMismatch,
+        FindingKind::BadIndexPage,
         6,
         slot_offset(PS, 2),
         "PAGE_DIR_SLOT",
@@ -303,13 +303,7 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
             "page {n}: {findings:#?}"
         );
         let offset = slot_offset(PS, if page == 5 { 1 } else { 2 });
-        one_json(
-            &findings,
-            "ownership_mismatch",
-            page,
-            offset,
-            "PAGE_DIR_SLOT",
-        );
+        one_json(&findings, "bad_index_page", page, offset, "PAGE_DIR_SLOT");
         // The directory is still shown as stored.
         let text = inspect(&["page".as_ref(), f, n.as_ref()]);
         assert!(

@@ -235,7 +235,7 @@ fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
     let a = IndexAnalysis::build(&space).unwrap();
     let f = find(
         a.account.findings.kept(),
-        FindingKind::OwnershipMismatch,
+        FindingKind::BadIndexPage,
         "cycle",
     )
     .unwrap_or_else(|| panic!("no cycle finding: {:?}", a.account.findings));

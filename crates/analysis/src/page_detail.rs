@@ -201,7 +201,7 @@ impl PageDetail {
                 let r = PageRecords::new(&mut zip_pages, &IndexPage::new(image, h));
                 findings.extend(r.problems.iter().map(|p| {
                     Finding::on_page(
-                        FindingKind::OwnershipMismatch,
+                        FindingKind::BadIndexPage,
                         n,
                         p.offset,
                         p.field,

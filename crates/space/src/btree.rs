@@ -208,7 +208,7 @@ pub fn walk(
             out.findings.extend(
                 problems
                     .drain(..)
-                    .map(|p| finding(FindingKind::OwnershipMismatch, n, p)),
+                    .map(|p| finding(FindingKind::BadIndexPage, n, p)),
             );
             visit(&PageVisit {
                 page_no: n,
@@ -468,7 +468,7 @@ pub fn visit_one(
     });
     problems
         .into_iter()
-        .map(|p| finding(FindingKind::OwnershipMismatch, n, p))
+        .map(|p| finding(FindingKind::BadIndexPage, n, p))
         .collect()
 }
 

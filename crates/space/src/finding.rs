@@ -42,6 +42,12 @@ pub enum FindingKind {
     /// owns, a page of one index inside another's segment, a used structure
     /// on a page marked free).
     OwnershipMismatch,
+    /// An index page's own structure is inconsistent (the server's
+    /// `page_validate` checks): a record list that loops or leaves the
+    /// record heap, a directory slot out of place, an `n_owned`,
+    /// `PAGE_N_RECS`, `PAGE_N_HEAP` or `PAGE_HEAP_TOP` that disagrees with
+    /// the records, records that overlap.
+    BadIndexPage,
 }
 
 impl FindingKind {
@@ -64,6 +70,7 @@ impl FindingKind {
             FindingKind::BadInode => "bad_inode",
             FindingKind::PageClaimedTwice => "page_claimed_twice",
             FindingKind::OwnershipMismatch => "ownership_mismatch",
+            FindingKind::BadIndexPage => "bad_index_page",
         }
     }
 }
