@@ -797,6 +797,34 @@ fn a_version_chain_that_loops_is_a_finding() {
 // 4. A BLOB chain that loops
 // ---------------------------------------------------------------------------
 
+/// The pages of the first BLOB chain of `bytes` (16k pages) that has three
+/// pages or more, from its head.
+fn blob_chain_of_three_pages(bytes: &[u8]) -> Vec<usize> {
+    const PS: usize = 16384;
+    // BLOB pages (type 10) and their next pages (BTR_BLOB_HDR_NEXT_PAGE_NO at 38 + 4).
+    let next =
+        |b: &[u8], n: usize| (be16(b, n * PS + 24) == 10).then(|| be32(b, n * PS + 42) as usize);
+    let blobs: Vec<usize> = (0..bytes.len() / PS)
+        .filter(|&n| next(bytes, n).is_some())
+        .collect();
+    let targets: Vec<usize> = blobs.iter().filter_map(|&n| next(bytes, n)).collect();
+    blobs
+        .iter()
+        .filter(|n| !targets.contains(n))
+        .map(|&head| {
+            let mut c = vec![head];
+            while let Some(n) = next(bytes, *c.last().unwrap()) {
+                if n == FIL_NULL as usize || c.len() > 10 {
+                    break;
+                }
+                c.push(n);
+            }
+            c
+        })
+        .find(|c| c.len() >= 3)
+        .expect("a BLOB chain of three pages")
+}
+
 /// `t_compact_blob` (`p16k-offpage`, 16k): the first BLOB chain of three
 /// pages or more gets its second page's `BTR_BLOB_HDR_NEXT_PAGE_NO`
 /// pointed back at its first page. `records` (and the library) reads every
@@ -810,28 +838,7 @@ fn a_blob_chain_that_loops_is_a_finding() {
     let (path, mut bytes) =
         support::unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
     let (system, _) = support::unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
-    // BLOB pages (type 10) and their next pages (BTR_BLOB_HDR_NEXT_PAGE_NO at 38 + 4).
-    let next =
-        |b: &[u8], n: usize| (be16(b, n * PS + 24) == 10).then(|| be32(b, n * PS + 42) as usize);
-    let blobs: Vec<usize> = (0..bytes.len() / PS)
-        .filter(|&n| next(&bytes, n).is_some())
-        .collect();
-    let targets: Vec<usize> = blobs.iter().filter_map(|&n| next(&bytes, n)).collect();
-    let chain = blobs
-        .iter()
-        .filter(|n| !targets.contains(n))
-        .map(|&head| {
-            let mut c = vec![head];
-            while let Some(n) = next(&bytes, *c.last().unwrap()) {
-                if n == FIL_NULL as usize || c.len() > 10 {
-                    break;
-                }
-                c.push(n);
-            }
-            c
-        })
-        .find(|c| c.len() >= 3)
-        .expect("a BLOB chain of three pages");
+    let chain = blob_chain_of_three_pages(&bytes);
     let (head, second) = (chain[0], chain[1]);
     put32(&mut bytes, second * PS + 42, head as u32);
     support::reseal(&mut bytes, PS, second);
@@ -903,6 +910,77 @@ fn a_blob_chain_that_loops_is_a_finding() {
         second.to_string().as_ref(),
     ]);
     run.exits(0);
+}
+
+/// The same chain's *last* page pointed back at its first page. The value
+/// is whole before the link is followed (the reference's length is reached
+/// on that page), so the row reads exactly as on the undamaged file; the
+/// link, which the server writes as FIL_NULL, is a finding on the last
+/// page's `BTR_BLOB_HDR_NEXT_PAGE_NO`.
+#[test]
+fn a_blob_chain_whose_last_page_points_back_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) =
+        support::unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
+    let (system, _) = support::unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
+    let dict =
+        Dictionary::read(&Tablespace::open(&system, OpenOptions::default()).unwrap()).unwrap();
+    let read = |path: &Path| {
+        let space = Tablespace::open(path, OpenOptions::default()).unwrap();
+        let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
+        RecordsReport::build(&space, &schema, None, false, None).unwrap()
+    };
+    let before = read(&path);
+    assert_eq!(before.findings, Vec::new());
+
+    let chain = blob_chain_of_three_pages(&bytes);
+    let (head, last) = (chain[0], *chain.last().unwrap());
+    assert_eq!(
+        be32(&bytes, last * PS + 42),
+        FIL_NULL,
+        "page {last} ends the chain {chain:?}"
+    );
+    put32(&mut bytes, last * PS + 42, head as u32);
+    support::reseal(&mut bytes, PS, last);
+    std::fs::write(&path, &bytes).unwrap();
+    let expected =
+        format!("cycle: the last page of the chain links back to page {head} after all ");
+
+    // The library: every row and value as before, one finding.
+    let after = read(&path);
+    assert_eq!(
+        serde_json::to_value(&after.rows).unwrap(),
+        serde_json::to_value(&before.rows).unwrap(),
+        "the value is read whole"
+    );
+    let f = one(
+        &after.findings,
+        FindingKind::BrokenList,
+        last as u32,
+        42,
+        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+    );
+    assert!(f.message.starts_with(&expected), "{f}");
+    assert_eq!(after.findings.len(), 1, "{:#?}", after.findings);
+
+    // The binary.
+    let run = inspect(&json_args(&[
+        "--system".as_ref(),
+        system.as_os_str(),
+        "records".as_ref(),
+        path.as_os_str(),
+    ]));
+    let (rows, findings) = run.exits(0).json_lines();
+    assert_eq!(rows.len(), 100);
+    let f = one_json(
+        &findings,
+        "broken_list",
+        last as u32,
+        42,
+        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+    );
+    assert!(message(f).starts_with(&expected), "{f}");
 }
 
 // ---------------------------------------------------------------------------

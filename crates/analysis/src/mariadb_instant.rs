@@ -225,7 +225,7 @@ fn mapped_fields(
             .unwrap_or(usize::MAX)
             .min(1 << 16);
         let bytes = match blob(pages, reference, &mut buf) {
-            Ok(b) => b,
+            Ok(b) => b.bytes,
             Err(e) => {
                 last_error = format!("column map BLOB: {e}");
                 continue;

@@ -611,7 +611,20 @@ impl RecordsReport {
                 if let Some(r) = rf.external {
                     external.push((i, r.page_no));
                     match blob(&mut pages, r, &mut buf) {
-                        Ok(rest) => b.extend_from_slice(&rest),
+                        Ok(rest) => {
+                            b.extend_from_slice(&rest.bytes);
+                            if let Some((page, offset, m)) = rest.trailing_link {
+                                if raw.state != RowState::Garbage {
+                                    findings.push(Finding::on_page(
+                                        FindingKind::BrokenList,
+                                        page,
+                                        offset,
+                                        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+                                        m,
+                                    ));
+                                }
+                            }
+                        }
                         Err(m) => {
                             // A purged record's BLOB pages may have been freed and reused:
                             // no finding for those.
@@ -667,6 +680,15 @@ impl RecordsReport {
     }
 }
 
+/// An off-page value read whole, and what is wrong past its end.
+pub(crate) struct OffPageValue {
+    /// The value's off-page bytes.
+    pub bytes: Vec<u8>,
+    /// An old-style BLOB chain whose last page does not end it: that page,
+    /// the offset of its `BTR_BLOB_HDR_NEXT_PAGE_NO`, and what it links to.
+    pub trailing_link: Option<(u32, usize, String)>,
+}
+
 /// The off-page part of a column: an old-style BLOB page chain, bounded by
 /// its length and the file, a page met twice being a cycle, or a MySQL 8
 /// LOB (uncompressed or compressed) as the reference's LOB version sees it.
@@ -674,10 +696,13 @@ pub(crate) fn blob(
     pages: &mut LogicalPages<'_>,
     r: ExternRef,
     buf: &mut Vec<u8>,
-) -> Result<Vec<u8>, String> {
-    let want = usize::try_from(r.length)
-        .unwrap_or(usize::MAX)
-        .min(sdi::MAX_SDI_BYTES * 16);
+) -> Result<OffPageValue, String> {
+    let whole = |bytes| OffPageValue {
+        bytes,
+        trailing_link: None,
+    };
+    let length = usize::try_from(r.length).unwrap_or(usize::MAX);
+    let want = length.min(sdi::MAX_SDI_BYTES * 16);
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let (mut page, mut offset) = (r.page_no, r.offset as usize);
@@ -705,10 +730,10 @@ pub(crate) fn blob(
         let kind = check.page_type;
         if out.is_empty() && (kind == PageType::LOB_FIRST || kind == PageType::ZLOB_FIRST) {
             // MySQL 8.0+: the reference's offset field holds the LOB version.
-            return lob::read_lob_version(pages, page, Some(r.offset), want, buf);
+            return lob::read_lob_version(pages, page, Some(r.offset), want, buf).map(whole);
         }
         if out.is_empty() && kind == PageType::TYPE_ZBLOB {
-            return zblob::read_zblob(pages, page, r.offset, want, buf);
+            return zblob::read_zblob(pages, page, r.offset, want, buf).map(whole);
         }
         // MySQL 5.0 did not stamp its BLOB pages: they carry type 0.
         let untyped_blob = kind == PageType::ALLOCATED && !check.all_zero;
@@ -724,8 +749,30 @@ pub(crate) fn blob(
         page = next;
         offset = innodb_format::fil_header::FIL_PAGE_DATA;
     }
+    // The server ends a chain with FIL_NULL on its last page (whose part
+    // ends the value); a link past it is a damaged chain, even though the
+    // value itself was read whole.
+    let trailing_link = match from {
+        Some((last, at)) if page != innodb_format::FIL_NULL && want == length => Some((
+            last,
+            at,
+            if seen.contains(&page) {
+                format!(
+                        "cycle: the last page of the chain links back to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
+                    )
+            } else {
+                format!(
+                        "the chain goes on to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
+                    )
+            },
+        )),
+        _ => None,
+    };
     out.truncate(want);
-    Ok(out)
+    Ok(OffPageValue {
+        bytes: out,
+        trailing_link,
+    })
 }
 
 #[cfg(test)]
