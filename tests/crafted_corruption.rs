@@ -1294,7 +1294,9 @@ fn page0_with_a_damaged_compression_algorithm_is_corrected_from_the_pages() {
 /// as for us (`summary` and `checksum` find nothing, exit 0); the tree
 /// tells: `indexes` gives `broken_list` @ 3, 140, `node pointer`, naming page
 /// 5 and what it is, and the two siblings whose links go to it; it counts
-/// every row but page 5's (10,000 in the server's `COUNT(*)`).
+/// every row but page 5's (10,000 in the server's `COUNT(*)`). The space
+/// account (`indexes`, `waste`, `segments`) finds page 5 used by the leaf
+/// segment but all zero: `ownership_mismatch` @ 5, 0, `FIL_PAGE_TYPE`.
 #[test]
 fn a_zeroed_leaf_page_is_a_finding_on_its_parent() {
     const PS: usize = 16384;
@@ -1337,8 +1339,276 @@ fn a_zeroed_leaf_page_is_a_finding_on_its_parent() {
     );
     one_json(&findings, "broken_list", 4, 12, "FIL_PAGE_NEXT");
     one_json(&findings, "broken_list", 6, 8, "FIL_PAGE_PREV");
-    assert_eq!(findings.len(), 3, "{findings:#?}");
+    let zero = one_json(&findings, "ownership_mismatch", 5, 0, "FIL_PAGE_TYPE");
+    assert_eq!(
+        message(zero),
+        "page 5 is used by segment 2 (index 23 leaf) but it is all zero (never written, or zeroed)"
+    );
+    assert_eq!(findings.len(), 4, "{findings:#?}");
+    // The space reports, which walk no tree, see the used page that is zero.
+    for cmd in ["waste", "segments"] {
+        let v = inspect(&json_args(&[cmd.as_ref(), f])).exits(0).json();
+        assert_eq!(findings_of(&v), vec![zero.clone()], "{cmd}");
+    }
     let index = &v["indexes"][0];
     assert_eq!(index["index_id"], 23);
     assert_eq!(index["records"].as_u64().unwrap(), 10_000 - records_of_5);
+}
+
+// ---------------------------------------------------------------------------
+// 6. Pages whose loss nothing else would show (found by zeroing every page
+//    of the p16k tables in turn: these two were the only silent ones)
+// ---------------------------------------------------------------------------
+
+/// The id and root of `index` of `table` in `p16k/truth.json` (the server's
+/// `INNODB_SYS_INDEXES.PAGE_NO`).
+fn p16k_root(table: &str, index: &str) -> (u64, u32) {
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string(support::fixtures_dir().join("p16k/truth.json")).unwrap(),
+    )
+    .unwrap();
+    let i = truth["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["table"] == table && i["name"] == index)
+        .unwrap_or_else(|| panic!("{table}.{index} in truth.json"));
+    (
+        i["index_id"].as_u64().unwrap(),
+        i["root_page"].as_u64().unwrap() as u32,
+    )
+}
+
+/// `t_sec_before` (16k) with the root of its secondary index `k_a` zeroed.
+/// The root holds the only headers that name the index's two segments, so
+/// without a finding the index would simply vanish from every report (it
+/// did). `segments`, `waste`, `extents` and `indexes` give one
+/// `ownership_mismatch` per segment at its INODE entry's `FSEG_ID`, saying
+/// the owner is lost and what the segment's first fragment page holds: the
+/// zeroed root for the non-leaf segment, a leaf of the index for the leaf
+/// segment; and the root itself, used by a segment but all zero. The
+/// primary key is walked as before.
+#[test]
+fn a_zeroed_index_root_is_a_finding_on_its_segments() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes, undamaged) =
+        unpack_keeping_a_copy(tmp.path(), "p16k/files/test/t_sec_before.ibd.gz");
+    let (index_id, root) = p16k_root("test/t_sec_before", "k_a");
+    let (primary, _) = p16k_root("test/t_sec_before", "PRIMARY");
+    // The index's segments (INODE page and entry offset), from the undamaged file.
+    let v = inspect(&json_args(&["segments".as_ref(), undamaged.as_os_str()]))
+        .exits(0)
+        .json();
+    let segments: Vec<(u64, u32, usize, String)> = v["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["owner"]["index_id"] == index_id)
+        .map(|s| {
+            (
+                s["id"].as_u64().unwrap(),
+                s["inode_page"].as_u64().unwrap() as u32,
+                s["inode_offset"].as_u64().unwrap() as usize,
+                s["owner"]["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(segments.len(), 2, "{segments:?}");
+    bytes[root as usize * PS..(root as usize + 1) * PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+
+    for cmd in ["segments", "waste", "extents", "indexes"] {
+        let v = inspect(&json_args(&[cmd.as_ref(), f])).exits(0).json();
+        let findings = findings_of(&v);
+        for (id, page, offset, kind) in &segments {
+            let x = one_json(&findings, "ownership_mismatch", *page, *offset, "FSEG_ID");
+            let m = message(x);
+            assert!(
+                m.starts_with(&format!(
+                    "segment {id} is in use but no segment header in the file names it: \
+                     the index root or system page that owned it is lost or overwritten; \
+                     its first fragment page, "
+                )),
+                "{cmd}: {m}"
+            );
+            if kind == "index_non_leaf" {
+                assert!(
+                    m.ends_with(&format!(
+                        "{root}, where an owner's header usually is, is all zero"
+                    )),
+                    "{cmd}: {m}"
+                );
+            } else {
+                assert!(
+                    m.ends_with(&format!(
+                        "(a page of index {index_id} at level 0), names no segment"
+                    )),
+                    "{cmd}: {m}"
+                );
+            }
+        }
+        let zero = one_json(&findings, "ownership_mismatch", root, 0, "FIL_PAGE_TYPE");
+        let non_leaf = segments.iter().find(|s| s.3 == "index_non_leaf").unwrap().0;
+        assert_eq!(
+            message(zero),
+            format!("page {root} is used by segment {non_leaf} (unknown) but it is all zero (never written, or zeroed)"),
+            "{cmd}"
+        );
+        assert_eq!(findings.len(), 3, "{cmd}: {findings:#?}");
+        if cmd == "indexes" {
+            let ids: Vec<u64> = v["indexes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["index_id"].as_u64().unwrap())
+                .collect();
+            assert_eq!(ids, vec![primary], "only the primary key has a root left");
+            assert_eq!(v["indexes"][0]["records"], 10_000);
+        }
+    }
+}
+
+/// `t_ordered` (16k) with page 1, its IBUF_BITMAP page, zeroed; and with
+/// page 1 made a copy of page 2 (an INODE page). The space account
+/// (`segments`, `waste`, `extents`) gives `ownership_mismatch` @ 1, 0 (and
+/// @ 1, 24 for the wrong type), `FIL_PAGE_TYPE`; `summary` has nothing to
+/// say of an all-zero page.
+#[test]
+fn a_lost_ibuf_bitmap_page_is_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    assert_eq!(be16(&bytes, PS + 24), 5, "page 1 is IBUF_BITMAP");
+    let inode = bytes[2 * PS..3 * PS].to_vec();
+    bytes[PS..2 * PS].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+    for cmd in ["segments", "waste", "extents"] {
+        let v = inspect(&json_args(&[cmd.as_ref(), f])).exits(0).json();
+        let findings = findings_of(&v);
+        let x = one_json(&findings, "ownership_mismatch", 1, 0, "FIL_PAGE_TYPE");
+        assert_eq!(
+            message(x),
+            "page 1 should be the IBUF_BITMAP page of pages 0..16383 but it is all zero",
+            "{cmd}"
+        );
+        assert_eq!(findings.len(), 1, "{cmd}: {findings:#?}");
+    }
+
+    bytes[PS..2 * PS].copy_from_slice(&inode);
+    std::fs::write(&path, &bytes).unwrap();
+    let v = inspect(&json_args(&["waste".as_ref(), f])).exits(0).json();
+    let findings = findings_of(&v);
+    let x = one_json(&findings, "ownership_mismatch", 1, 24, "FIL_PAGE_TYPE");
+    assert_eq!(
+        message(x),
+        "page 1 should be the IBUF_BITMAP page of pages 0..16383 but its FIL_PAGE_TYPE is INODE"
+    );
+}
+
+/// `p4k-undo` (undo logs in ibdata1, 4k) with, in turn, the TRX_SYS page,
+/// the header page of the first rollback segment with history, the header
+/// page of that segment's history log, and the segment header page of the
+/// XA-prepared transaction zeroed. Each was read as if it held zeros (a
+/// zeroed TRX_SYS page made 128 rollback segments out of page 0, with no
+/// finding); each is now a finding on the page's `FIL_PAGE_TYPE` (the
+/// history log's on the history node that leads to it) and the rest of the
+/// undo state is read as before.
+#[test]
+fn zeroed_undo_pages_are_findings() {
+    const PS: usize = 4096;
+    let tmp = tempfile::tempdir().unwrap();
+    let datadir = undo_datadir(tmp.path(), "p4k-undo");
+    let ibdata = datadir.join("ibdata1");
+    let undamaged = std::fs::read(&ibdata).unwrap();
+    let before = undo_report(&datadir);
+    assert_eq!(findings_of(&before), Vec::<Value>::new());
+    let totals = |v: &Value, k: &str| v["totals"][k].as_u64().unwrap();
+    let rseg = before["rollback_segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["history_length"] == 1 && r["space_id"] == 0)
+        .expect("a rollback segment with one history log");
+    let (rseg_id, rseg_page) = (rseg["id"].as_u64().unwrap(), rseg["page"].as_u64().unwrap());
+    let (log_page, log_byte) = history_first(&undamaged, PS, rseg_page as u32).unwrap();
+    let prepared = &before["in_flight"][0];
+    assert_eq!(prepared["state"], "prepared");
+    let zeroed = |page: u64| {
+        let mut b = undamaged.clone();
+        b[page as usize * PS..(page as usize + 1) * PS].fill(0);
+        std::fs::write(&ibdata, &b).unwrap();
+        let v = undo_report(&datadir);
+        (findings_of(&v), v)
+    };
+
+    let (findings, v) = zeroed(5);
+    let f = one_json(&findings, "unreadable", 5, 0, "FIL_PAGE_TYPE");
+    assert_eq!(
+        message(f),
+        "page 5 should be the TRX_SYS page but it is all zero; no rollback segment can be found"
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(totals(&v, "rollback_segments"), 0);
+
+    let (findings, v) = zeroed(rseg_page);
+    let f = one_json(
+        &findings,
+        "unreadable",
+        rseg_page as u32,
+        0,
+        "FIL_PAGE_TYPE",
+    );
+    assert_eq!(
+        message(f),
+        format!("space 0: rollback segment {rseg_id} header page {rseg_page} (TRX_SYS_RSEGS) should be a SYS page but it is all zero")
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(
+        totals(&v, "history_list_length"),
+        totals(&before, "history_list_length") - 1
+    );
+    assert_eq!(totals(&v, "undo_logs"), totals(&before, "undo_logs") - 1);
+
+    let (findings, v) = zeroed(log_page as u64);
+    let f = one_json(
+        &findings,
+        "broken_list",
+        log_page as u32,
+        log_byte,
+        "TRX_RSEG_HISTORY",
+    );
+    assert_eq!(
+        message(f),
+        format!("space 0: the undo log header page {log_page} should be an UNDO_LOG page but it is all zero")
+    );
+    let f = one_json(
+        &findings,
+        "count_mismatch",
+        rseg_page as u32,
+        46,
+        "TRX_RSEG_HISTORY",
+    );
+    assert_eq!(
+        message(f),
+        format!("space 0: rollback segment {rseg_id} says its history list has 1 undo logs; 0 were walked")
+    );
+    assert_eq!(findings.len(), 2, "{findings:#?}");
+    assert_eq!(totals(&v, "undo_logs"), totals(&before, "undo_logs") - 1);
+
+    let page = prepared["page"].as_u64().unwrap();
+    let (findings, v) = zeroed(page);
+    let f = one_json(&findings, "unreadable", page as u32, 0, "FIL_PAGE_TYPE");
+    assert_eq!(
+        message(f),
+        format!(
+            "space 0: undo segment of rollback segment {} slot {} (page {page}) should be an UNDO_LOG page but it is all zero",
+            prepared["rseg"], prepared["slot"]
+        )
+    );
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(v["in_flight"], Value::Array(Vec::new()));
+    assert_eq!(v["totals"], before["totals"]);
 }

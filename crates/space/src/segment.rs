@@ -313,3 +313,46 @@ pub fn name_segments(pages: &mut LogicalPages<'_>, segments: &mut [Segment]) {
         }
     }
 }
+
+/// A segment in use that no header in the file names has lost the page that
+/// owned it (an index root, a system page): a finding at its INODE entry
+/// (`FSEG_ID`), saying what its first fragment page, where an owner's
+/// header usually is, now holds. Every segment of the real files the tests
+/// read is named.
+pub fn report_unnamed_segments(
+    pages: &mut LogicalPages<'_>,
+    segments: &[Segment],
+    findings: &mut Vec<Finding>,
+) {
+    let vendor = pages.space().format().vendor;
+    let mut buf = Vec::new();
+    for s in segments.iter().filter(|s| s.owner == SegmentOwner::Unknown) {
+        let first = s.frag_pages.first().copied();
+        let holds = match first.and_then(|n| Some((n, pages.read_into(n, &mut buf)?))) {
+            Some((n, c)) if c.all_zero => {
+                format!("; its first fragment page, {n}, where an owner's header usually is, is all zero")
+            }
+            Some((n, c)) => match c.index.filter(|_| c.page_type.is_index_layout(vendor)) {
+                Some(h) => format!(
+                    "; its first fragment page, {n} (a page of index {} at level {}), names no segment",
+                    h.index_id, h.level
+                ),
+                None => format!(
+                    "; its first fragment page, {n} ({}), names no segment",
+                    c.page_type.name(vendor)
+                ),
+            },
+            None => String::new(),
+        };
+        findings.push(Finding::on_page(
+            FindingKind::OwnershipMismatch,
+            s.inode_page,
+            s.inode_offset + inode::FSEG_ID,
+            "FSEG_ID",
+            format!(
+                "segment {} is in use but no segment header in the file names it: the index root or system page that owned it is lost or overwritten{holds}",
+                s.id
+            ),
+        ));
+    }
+}

@@ -216,6 +216,7 @@ impl SpaceMap {
         }
         map.claim_fragments(&mut findings);
         segment::name_segments(&mut pages, &mut map.segments);
+        segment::report_unnamed_segments(&mut pages, &map.segments, &mut findings);
         map.check_counts(&mut findings);
         map.findings = findings;
         Ok(map)

@@ -9,8 +9,11 @@
 
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
+use crate::page_check::PageCheck;
 use crate::Tablespace;
+use innodb_format::fil_header::FIL_PAGE_TYPE;
 use innodb_format::flst::FilAddr;
+use innodb_format::page_type::PageType;
 use innodb_format::trx_rseg::{RsegHeader, WsrepXid};
 use innodb_format::trx_sys::{self, BinlogPos, RsegSlot, TRX_SYS_PAGE_NO};
 use innodb_format::trx_undo::{
@@ -207,7 +210,7 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
         records: Vec::new(),
         findings: Vec::new(),
     };
-    if sys_pages.read_into(TRX_SYS_PAGE_NO, &mut buf).is_none() {
+    let Some(check) = sys_pages.read_into(TRX_SYS_PAGE_NO, &mut buf) else {
         findings.push(Finding::on_page(
             FindingKind::Unreadable,
             TRX_SYS_PAGE_NO,
@@ -215,6 +218,13 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
             "TRX_SYS",
             "the TRX_SYS page cannot be read",
         ));
+        state.findings = findings;
+        return state;
+    };
+    if let Some(f) = not_a(&check, PageType::TYPE_TRX_SYS, system, |why| {
+        format!("page {TRX_SYS_PAGE_NO} should be the TRX_SYS page but {why}; no rollback segment can be found")
+    }) {
+        findings.push(f);
         state.findings = findings;
         return state;
     }
@@ -346,8 +356,20 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
     let mut pages = LogicalPages::new(space);
     let mut buf = Vec::new();
     let mut out = RollbackSegment::unread(slot);
-    let header = pages
-        .read_into(slot.page_no, &mut buf)
+    let check = pages.read_into(slot.page_no, &mut buf);
+    let wrong = check.as_ref().and_then(|c| {
+        not_a(c, PageType::TYPE_SYS, space, |why| {
+            format!(
+                "space {}: rollback segment {} header page {} (TRX_SYS_RSEGS) should be a SYS page but {why}",
+                slot.space_id, slot.id, slot.page_no
+            )
+        })
+    });
+    if let Some(f) = wrong {
+        ctx.findings.push(f);
+        return out;
+    }
+    let header = check
         .ok_or_else(|| "the page cannot be read".to_string())
         .and_then(|_| RsegHeader::parse(&buf).map_err(|e| e.to_string()));
     let header = match header {
@@ -421,9 +443,20 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
         ));
     }
     for &(s, page) in &header.undo_slots {
-        let seg = pages
-            .read_into(page, &mut buf)
-            .and_then(|_| UndoSegHeader::parse(&buf).ok());
+        let check = pages.read_into(page, &mut buf);
+        let wrong = check.as_ref().and_then(|c| {
+            not_a(c, PageType::UNDO_LOG, space, |why| {
+                format!(
+                    "space {}: undo segment of rollback segment {} slot {s} (page {page}) should be an UNDO_LOG page but {why}",
+                    slot.space_id, slot.id
+                )
+            })
+        });
+        if let Some(f) = wrong {
+            ctx.findings.push(f);
+            continue;
+        }
+        let seg = check.and_then(|_| UndoSegHeader::parse(&buf).ok());
         match seg {
             Some(h) => {
                 use innodb_format::trx_undo::{state, Xid};
@@ -501,10 +534,20 @@ fn read_log(
             format!("space {}: {m}", space.space_id()),
         ));
     };
-    if pages.read_into(at.page, &mut buf).is_none() {
+    let Some(check) = pages.read_into(at.page, &mut buf) else {
         fail(
             ctx.findings,
             format!("history list page {} cannot be read", at.page),
+        );
+        return None;
+    };
+    if let Some(why) = not_a_why(&check, PageType::UNDO_LOG, space) {
+        fail(
+            ctx.findings,
+            format!(
+                "the undo log header page {} should be an UNDO_LOG page but {why}",
+                at.page
+            ),
         );
         return None;
     }
@@ -567,11 +610,26 @@ fn read_log(
                 ));
                 break;
             }
-            if pages.read_into(page.page, &mut buf).is_none() {
+            let Some(check) = pages.read_into(page.page, &mut buf) else {
                 fail(
                     ctx.findings,
                     format!("undo page {} cannot be read", page.page),
                 );
+                break;
+            };
+            if let Some(why) = not_a_why(&check, PageType::UNDO_LOG, space) {
+                ctx.findings.push(Finding::on_page(
+                    FindingKind::BrokenList,
+                    from,
+                    TRX_UNDO_PAGE_NODE,
+                    "TRX_UNDO_PAGE_NODE",
+                    format!(
+                        "space {}: the undo page list of the undo log at page {} offset {offset} goes on to page {}, which should be an UNDO_LOG page but {why}",
+                        space.space_id(),
+                        at.page,
+                        page.page
+                    ),
+                ));
                 break;
             }
             let Ok(h) = UndoPageHeader::parse(&buf) else {
@@ -650,4 +708,38 @@ fn count_records(
             }
         }
     }
+}
+
+/// Why a page read as a structure of `expected` type is not one: it is all
+/// zero, or of another type (MySQL 5.0 left some pages untyped: type 0
+/// with content is accepted); `None` when it may be one.
+fn not_a_why(check: &PageCheck, expected: PageType, space: &Tablespace) -> Option<String> {
+    if check.all_zero {
+        Some("it is all zero".to_string())
+    } else if check.page_type == expected || check.page_type == PageType::ALLOCATED {
+        None
+    } else {
+        Some(format!(
+            "its FIL_PAGE_TYPE is {}",
+            check.page_type.name(space.format().vendor)
+        ))
+    }
+}
+
+/// [`not_a_why`] as an `unreadable` finding on the page's `FIL_PAGE_TYPE`
+/// (offset 0 for an all-zero page), its message made by `message`.
+fn not_a(
+    check: &PageCheck,
+    expected: PageType,
+    space: &Tablespace,
+    message: impl FnOnce(String) -> String,
+) -> Option<Finding> {
+    let why = not_a_why(check, expected, space)?;
+    Some(Finding::on_page(
+        FindingKind::Unreadable,
+        check.page_no,
+        if check.all_zero { 0 } else { FIL_PAGE_TYPE },
+        "FIL_PAGE_TYPE",
+        message(why),
+    ))
 }
