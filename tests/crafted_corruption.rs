@@ -15,7 +15,6 @@
 mod support;
 
 use innodb_analysis::indexes::IndexAnalysis;
-use innodb_analysis::ownership::SpaceAccount;
 use innodb_analysis::page_detail::PageDetail;
 use innodb_analysis::records::{RecordsReport, Schema};
 use innodb_format::column_value::Value as Cell;
@@ -361,18 +360,6 @@ fn space_reports(path: &Path) -> Vec<(&'static str, Vec<Value>)> {
         .collect()
 }
 
-/// Opens `path` and accounts for every page (each once).
-fn account(path: &Path) -> (Tablespace, SpaceAccount) {
-    let space = Tablespace::open(path, OpenOptions::default()).unwrap();
-    let account = SpaceAccount::build(&space).expect("a space map");
-    assert_eq!(
-        account.counts.total(),
-        u64::from(space.page_count()),
-        "every page accounted once"
-    );
-    (space, account)
-}
-
 /// `t_blob` (16k): the extent at page 64 is on its leaf segment's
 /// `FSEG_FULL` list; setting the `XDES_FREE_BIT` of page 66, a leaf the
 /// B+tree uses, makes the bitmap contradict both the list and the tree.
@@ -396,7 +383,7 @@ fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
     support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, acc) = account(&path);
+    let (_, acc) = support::account(&path);
     let f = one(
         acc.findings.kept(),
         FindingKind::ExtentState,
@@ -461,7 +448,7 @@ fn a_fragment_page_marked_free_is_a_finding() {
     support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, acc) = account(&path);
+    let (_, acc) = support::account(&path);
     let f = one(
         acc.findings.kept(),
         FindingKind::CountMismatch,
@@ -825,6 +812,58 @@ fn blob_chain_of_three_pages(bytes: &[u8]) -> Vec<usize> {
         .expect("a BLOB chain of three pages")
 }
 
+/// `t_compact_blob` (`p16k-offpage`) unpacked beside its system tablespace,
+/// whose dictionary types its rows.
+struct CompactBlob {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    bytes: Vec<u8>,
+    system: PathBuf,
+    dict: Dictionary,
+}
+
+impl CompactBlob {
+    fn unpack() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, bytes) =
+            support::unpack(dir.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
+        let (system, _) = support::unpack(dir.path(), "p16k-offpage/files/ibdata1.gz");
+        let dict =
+            Dictionary::read(&Tablespace::open(&system, OpenOptions::default()).unwrap()).unwrap();
+        CompactBlob {
+            _dir: dir,
+            path,
+            bytes,
+            system,
+            dict,
+        }
+    }
+
+    /// Writes `bytes` over the table's file.
+    fn write(&self) {
+        std::fs::write(&self.path, &self.bytes).unwrap();
+    }
+
+    /// The rows of the clustered index, read by the library.
+    fn records(&self) -> RecordsReport {
+        let space = Tablespace::open(&self.path, OpenOptions::default()).unwrap();
+        let schema = Schema::from_dictionary(&self.dict, space.space_id()).unwrap();
+        RecordsReport::build(&space, &schema, None, false, None).unwrap()
+    }
+
+    /// `records --system ibdata1` by the binary, exit 0: its rows and findings.
+    fn records_by_binary(&self) -> (Vec<Value>, Vec<Value>) {
+        inspect(&json_args(&[
+            "--system".as_ref(),
+            self.system.as_os_str(),
+            "records".as_ref(),
+            self.path.as_os_str(),
+        ]))
+        .exits(0)
+        .json_lines()
+    }
+}
+
 /// `t_compact_blob` (`p16k-offpage`, 16k): the first BLOB chain of three
 /// pages or more gets its second page's `BTR_BLOB_HDR_NEXT_PAGE_NO`
 /// pointed back at its first page. `records` (and the library) reads every
@@ -834,15 +873,12 @@ fn blob_chain_of_three_pages(bytes: &[u8]) -> Vec<usize> {
 #[test]
 fn a_blob_chain_that_loops_is_a_finding() {
     const PS: usize = 16384;
-    let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) =
-        support::unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
-    let (system, _) = support::unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
-    let chain = blob_chain_of_three_pages(&bytes);
+    let mut t = CompactBlob::unpack();
+    let chain = blob_chain_of_three_pages(&t.bytes);
     let (head, second) = (chain[0], chain[1]);
-    put32(&mut bytes, second * PS + 42, head as u32);
-    support::reseal(&mut bytes, PS, second);
-    std::fs::write(&path, &bytes).unwrap();
+    put32(&mut t.bytes, second * PS + 42, head as u32);
+    support::reseal(&mut t.bytes, PS, second);
+    t.write();
     let expected = |m: &str| {
         m.starts_with(&format!(
             "cycle: page {head} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {second} at offset 42 links back to it after "
@@ -850,11 +886,7 @@ fn a_blob_chain_that_loops_is_a_finding() {
     };
 
     // The library.
-    let dict =
-        Dictionary::read(&Tablespace::open(&system, OpenOptions::default()).unwrap()).unwrap();
-    let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
-    let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
-    let r = RecordsReport::build(&space, &schema, None, false, None).unwrap();
+    let r = t.records();
     assert_eq!(r.rows.len(), 100);
     let undecoded: Vec<_> = r
         .rows
@@ -885,19 +917,13 @@ fn a_blob_chain_that_loops_is_a_finding() {
     assert_eq!(r.findings.len(), 1, "{:#?}", r.findings);
 
     // The binary.
-    let run = inspect(&json_args(&[
-        "--system".as_ref(),
-        system.as_os_str(),
-        "records".as_ref(),
-        path.as_os_str(),
-    ]));
-    let (rows, findings) = run.exits(0).json_lines();
+    let (rows, findings) = t.records_by_binary();
     assert_eq!(rows.len(), 100);
     let f = one_json(&findings, "broken_list", head as u32, 38, "BLOB chain");
     assert!(expected(message(f)), "{f}");
     // The other reports do not follow BLOB chains: no finding, exit 0.
     for cmd in ["indexes", "segments"] {
-        let run = inspect(&json_args(&[cmd.as_ref(), path.as_os_str()]));
+        let run = inspect(&json_args(&[cmd.as_ref(), t.path.as_os_str()]));
         assert_eq!(
             findings_of(&run.exits(0).json()),
             Vec::<Value>::new(),
@@ -906,7 +932,7 @@ fn a_blob_chain_that_loops_is_a_finding() {
     }
     let run = inspect(&[
         "page".as_ref(),
-        path.as_os_str(),
+        t.path.as_os_str(),
         second.to_string().as_ref(),
     ]);
     run.exits(0);
@@ -920,35 +946,25 @@ fn a_blob_chain_that_loops_is_a_finding() {
 #[test]
 fn a_blob_chain_whose_last_page_points_back_is_a_finding() {
     const PS: usize = 16384;
-    let tmp = tempfile::tempdir().unwrap();
-    let (path, mut bytes) =
-        support::unpack(tmp.path(), "p16k-offpage/files/test/t_compact_blob.ibd.gz");
-    let (system, _) = support::unpack(tmp.path(), "p16k-offpage/files/ibdata1.gz");
-    let dict =
-        Dictionary::read(&Tablespace::open(&system, OpenOptions::default()).unwrap()).unwrap();
-    let read = |path: &Path| {
-        let space = Tablespace::open(path, OpenOptions::default()).unwrap();
-        let schema = Schema::from_dictionary(&dict, space.space_id()).unwrap();
-        RecordsReport::build(&space, &schema, None, false, None).unwrap()
-    };
-    let before = read(&path);
+    let mut t = CompactBlob::unpack();
+    let before = t.records();
     assert_eq!(before.findings, Vec::new());
 
-    let chain = blob_chain_of_three_pages(&bytes);
+    let chain = blob_chain_of_three_pages(&t.bytes);
     let (head, last) = (chain[0], *chain.last().unwrap());
     assert_eq!(
-        be32(&bytes, last * PS + 42),
+        be32(&t.bytes, last * PS + 42),
         FIL_NULL,
         "page {last} ends the chain {chain:?}"
     );
-    put32(&mut bytes, last * PS + 42, head as u32);
-    support::reseal(&mut bytes, PS, last);
-    std::fs::write(&path, &bytes).unwrap();
+    put32(&mut t.bytes, last * PS + 42, head as u32);
+    support::reseal(&mut t.bytes, PS, last);
+    t.write();
     let expected =
         format!("cycle: the last page of the chain links back to page {head} after all ");
 
     // The library: every row and value as before, one finding.
-    let after = read(&path);
+    let after = t.records();
     assert_eq!(
         serde_json::to_value(&after.rows).unwrap(),
         serde_json::to_value(&before.rows).unwrap(),
@@ -965,13 +981,7 @@ fn a_blob_chain_whose_last_page_points_back_is_a_finding() {
     assert_eq!(after.findings.len(), 1, "{:#?}", after.findings);
 
     // The binary.
-    let run = inspect(&json_args(&[
-        "--system".as_ref(),
-        system.as_os_str(),
-        "records".as_ref(),
-        path.as_os_str(),
-    ]));
-    let (rows, findings) = run.exits(0).json_lines();
+    let (rows, findings) = t.records_by_binary();
     assert_eq!(rows.len(), 100);
     let f = one_json(
         &findings,

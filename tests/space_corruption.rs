@@ -8,29 +8,11 @@
 mod support;
 
 use innodb_analysis::indexes::IndexAnalysis;
-use innodb_analysis::ownership::SpaceAccount;
-use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use std::path::Path;
 
 fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-/// Opens `path` and builds every space report; the account must still cover
-/// every page once.
-fn account(path: &Path) -> (Tablespace, SpaceAccount) {
-    let space = Tablespace::open(path, OpenOptions::default()).unwrap();
-    let account = SpaceAccount::build(&space).expect("a space map");
-    assert_eq!(
-        account.counts.total(),
-        u64::from(space.page_count()),
-        "every page accounted once"
-    );
-    let _ = ExtentsReport::new(&space, &account);
-    let _ = SegmentsReport::new(&space, &account);
-    let _ = WasteReport::new(&space, &account);
-    (space, account)
 }
 
 fn find<'a>(findings: &'a [Finding], kind: FindingKind, needle: &str) -> Option<&'a Finding> {
@@ -78,7 +60,7 @@ fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
     support::reseal(&mut bytes, PS, last as usize);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, account) = account(&path);
+    let (_, account) = support::account(&path);
     let f = find(account.findings.kept(), FindingKind::BrokenList, "cycle")
         .unwrap_or_else(|| panic!("no cycle finding: {:?}", account.findings));
     assert_eq!(
@@ -108,14 +90,14 @@ fn a_zeroed_xdes_page_is_a_finding_and_the_scan_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
     let (path, mut bytes) = support::unpack(tmp.path(), "p4k/files/test/t_zip1.ibd.gz");
     let before = {
-        let (_, a) = account(&path);
+        let (_, a) = support::account(&path);
         assert!(a.findings.is_empty(), "{:?}", a.findings);
         a.counts
     };
     bytes[1024 * PS..1025 * PS].fill(0);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, account) = account(&path);
+    let (_, account) = support::account(&path);
     let f = find(
         account.findings.kept(),
         FindingKind::ExtentState,
@@ -154,7 +136,7 @@ fn a_list_pointer_beyond_the_file_is_a_finding() {
     support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, account) = account(&path);
+    let (_, account) = support::account(&path);
     let f = find(
         account.findings.kept(),
         FindingKind::BrokenList,
@@ -183,7 +165,7 @@ fn a_wrong_not_full_count_is_a_finding() {
     support::reseal(&mut bytes, PS, 2);
     std::fs::write(&path, &bytes).unwrap();
 
-    let (_, account) = account(&path);
+    let (_, account) = support::account(&path);
     let f = find(
         account.findings.kept(),
         FindingKind::CountMismatch,

@@ -191,3 +191,25 @@ pub fn run_limited<S: AsRef<std::ffi::OsStr>>(
         stderr: err.join().unwrap(),
     }
 }
+
+/// Opens `path`, accounts for every page (each must be accounted once) and
+/// builds every space report over the account.
+pub fn account(
+    path: &Path,
+) -> (
+    innodb_space::Tablespace,
+    innodb_analysis::ownership::SpaceAccount,
+) {
+    use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+    let space = innodb_space::Tablespace::open(path, innodb_space::OpenOptions::default()).unwrap();
+    let account = innodb_analysis::ownership::SpaceAccount::build(&space).expect("a space map");
+    assert_eq!(
+        account.counts.total(),
+        u64::from(space.page_count()),
+        "every page accounted once"
+    );
+    let _ = ExtentsReport::new(&space, &account);
+    let _ = SegmentsReport::new(&space, &account);
+    let _ = WasteReport::new(&space, &account);
+    (space, account)
+}
