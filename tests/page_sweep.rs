@@ -33,13 +33,21 @@ use innodb_space::space_map::SpaceMap;
 use innodb_space::{Finding, OpenOptions, Tablespace};
 use std::path::Path;
 
-/// True when `f` is about page `n`: located on it, or naming it as a
-/// number of its message.
+/// True when `f` is about page `n`: located on it, or naming it in its
+/// message as a page (the number with "page" shortly before it: "page 5",
+/// "child page number reads 5", "first fragment page, 4").
 fn names(f: &Finding, n: u32) -> bool {
+    let m = &f.message;
+    let number = n.to_string();
     f.page == Some(n)
-        || f.message
-            .split(|c: char| !c.is_ascii_digit())
-            .any(|w| w.parse::<u32>() == Ok(n))
+        || m.match_indices(&number).any(|(at, _)| {
+            let end = at + number.len();
+            let whole = !m[..at].ends_with(|c: char| c.is_ascii_digit())
+                && !m[end..].starts_with(|c: char| c.is_ascii_digit());
+            // The 24 characters before it, reversed.
+            let before: String = m[..at].chars().rev().take(24).collect();
+            whole && before.contains("egap")
+        })
 }
 
 /// Every finding the reports make of the file at `path`.
