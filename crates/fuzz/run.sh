@@ -69,13 +69,13 @@ for t in "${TARGETS[@]}"; do
   # Build first, so that the fuzzer process below is libFuzzer itself.
   (cd "$DIR" && cargo fuzz build --fuzz-dir . --sanitizer none -O "$t") >/dev/null 2>&1
   bin="$DIR/target/x86_64-unknown-linux-gnu/release/$t"
+  mkdir -p "$DIR/artifacts/$t"
   total=$SECONDS_EACH
   [ "$CPU" = 1 ] && total=$((SECONDS_EACH * 100))
   (cd "$DIR" && exec "$bin" "corpus/$t" "seeds/$t" \
       -max_total_time="$total" -timeout=20 -rss_limit_mb="$(rss_limit "$t")" -malloc_limit_mb=2048 -max_len="$(max_len "$t")" \
       -artifact_prefix="artifacts/$t/" -print_final_stats=1) >"$log" 2>&1 &
   pid=$!
-  mkdir -p "$DIR/artifacts/$t"
   used=0
   while kill -0 "$pid" 2>/dev/null; do
     sleep 5
