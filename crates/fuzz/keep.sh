@@ -13,7 +13,7 @@ set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 KEEP_BYTES="${KEEP_BYTES:-1048576}"
 TARGETS=("$@")
-[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(zip_page undo_records pages whole_file records undo sdi)
+[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(zip_page undo_records pages whole_file records undo undo_pages sdi)
 for t in "${TARGETS[@]}"; do
   [ -d "$DIR/corpus/$t" ] || { echo "$t: no working corpus"; continue; }
   tmp="$(mktemp -d)"

@@ -28,24 +28,26 @@ fi
 SECONDS_EACH="${1:?seconds per target}"
 shift
 TARGETS=("$@")
-[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(zip_page undo_records pages whole_file records undo sdi)
+[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(zip_page undo_records pages whole_file records undo undo_pages sdi)
 [ -d "$DIR/seeds" ] || python3 "$DIR/seed.py" "$DIR/seeds"
 mkdir -p "$DIR/logs"
 max_len() {
   case "$1" in
     undo) echo 4194304 ;;
+    undo_pages) echo 1310720 ;;
     zip_page|undo_records) echo 16384 ;;
     *) echo 262144 ;;
   esac
 }
 # libFuzzer counts the corpus it holds in memory in its RSS: the undo
 # target's inputs are whole system tablespaces (up to 4 MiB each), so its
-# corpus alone passes 1.5 GB and grows by about 0.5 GB in ten minutes. A
+# corpus alone passes 1.5 GB and grows by about 0.5 GB in ten minutes
+# (undo_pages: up to 1.3 MiB each). A
 # single allocation over 2 GB is still caught (-malloc_limit_mb) for every
 # target.
 rss_limit() {
   case "$1" in
-    undo) echo 8192 ;;
+    undo|undo_pages) echo 8192 ;;
     *) echo 2048 ;;
   esac
 }

@@ -5,8 +5,9 @@ Usage: crates/fuzz/seed.py [OUT]   (default crates/fuzz/seeds)
 
 Writes OUT/TARGET/NAME for every target. Every seed is a slice of a file a
 real MariaDB server made (fixtures/*/files): the first pages of tables (page 0
-intact), single compressed pages, single undo pages, and the system
-tablespace of the undo scenario up to its last undo page. The sdi target is
+intact), single compressed pages, single undo pages, the system tablespace
+of the undo scenario up to its last undo page, and its undo pages alone (for
+undo_pages, which lays its input over them). The sdi target is
 seeded from ../shared/thirdparty (MySQL 8.0+ files, read in place) when it is
 there; those seeds are never committed.
 """
@@ -55,6 +56,15 @@ put("undo", "p4k-undo-ibdata1", data[: (max(undo_pages) + 1) * ps])
 for p in undo_pages[::12][:14]:
     put("undo_records", f"p4k-undo-page{p}", data[p * ps : (p + 1) * ps])
 
+# Undo pages: the TRX_SYS (7), SYS (6) and UNDO_LOG (2) pages of the same
+# file in page order, as innodb_robust::undo_pages lays its input over them:
+# all of them (the file as the server wrote it), and the first 8 (TRX_SYS,
+# the first rollback segment headers).
+sel = [p for p in range(len(data) // ps) if page_type(data, ps, p) in (2, 6, 7)]
+whole = b"".join(data[p * ps : (p + 1) * ps] for p in sel)
+put("undo_pages", "p4k-undo-all", whole)
+put("undo_pages", "p4k-undo-first8", whole[: 8 * ps])
+
 # SDI: MySQL 8.0+ files of ../shared/thirdparty, first 8 pages, read in place.
 tp = ROOT.parent / "shared" / "thirdparty"
 n = 0
@@ -63,6 +73,6 @@ for f in sorted(tp.rglob("*.ibd")) if tp.is_dir() else []:
     if len(data) >= 4 * 16384 and page_type(data, 16384, 3) == 17853 and n < 24:
         put("sdi", f"thirdparty-{n}", data)
         n += 1
-for t in ("whole_file", "pages", "records", "undo", "zip_page", "undo_records", "sdi"):
+for t in ("whole_file", "pages", "records", "undo", "undo_pages", "zip_page", "undo_records", "sdi"):
     d = OUT / t
     print(t, len(list(d.glob("*"))) if d.is_dir() else 0, "seeds")

@@ -13,7 +13,9 @@
 mod bytes;
 mod file;
 pub mod target;
+mod undo_pages;
 
 pub use bytes::{undo_records, zip_page};
 pub use file::{every_page, records, sdi, undo, whole_file, Limits};
 pub use target::Target;
+pub use undo_pages::{undo_pages, undo_pages_len};

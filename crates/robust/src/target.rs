@@ -2,7 +2,7 @@
 //! fuzzer's bytes, used alike by the fuzz targets, the property tests and
 //! the replay of the kept corpus.
 
-use crate::{bytes, file, Limits};
+use crate::{bytes, file, undo_pages, Limits};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
 use std::path::Path;
@@ -19,6 +19,9 @@ pub enum Target {
     Records,
     /// `undo` with the input as the system tablespace.
     Undo,
+    /// `undo` over a real system tablespace with the input laid over its
+    /// undo pages.
+    UndoPages,
     /// `sdi` and the schema made from it.
     Sdi,
     /// ROW_FORMAT=COMPRESSED inflation, the input as one zip page.
@@ -29,11 +32,12 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::WholeFile,
         Target::Pages,
         Target::Records,
         Target::Undo,
+        Target::UndoPages,
         Target::Sdi,
         Target::ZipPage,
         Target::UndoRecords,
@@ -46,6 +50,7 @@ impl Target {
             Target::Pages => "pages",
             Target::Records => "records",
             Target::Undo => "undo",
+            Target::UndoPages => "undo_pages",
             Target::Sdi => "sdi",
             Target::ZipPage => "zip_page",
             Target::UndoRecords => "undo_records",
@@ -70,6 +75,7 @@ impl Target {
             Target::Pages => each_opening(data, scratch, |s| file::every_page(s, limits)),
             Target::Records => each_opening(data, scratch, |s| file::records(s, None, dict)),
             Target::Undo => each_opening(data, scratch, |s| file::undo(s, &[], None)),
+            Target::UndoPages => undo_pages::undo_pages(data, scratch),
             Target::Sdi => each_opening(data, scratch, file::sdi),
         }
     }
