@@ -8,13 +8,15 @@
 
 mod support;
 
-use innodb_analysis::indexes::IndexAnalysis;
+use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::tree_report::TreeReport;
+use innodb_analysis::undo_report::UndoReport;
 use innodb_analysis::Summary;
 use innodb_robust::Target;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use proptest::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -68,13 +70,14 @@ enum Damage {
     Truncate { keep: usize },
 }
 
-fn damage() -> impl Strategy<Value = Damage> {
+/// A damage to one of the first `pages` pages (or a truncation).
+fn damage(pages: usize) -> impl Strategy<Value = Damage> {
     prop_oneof![
-        4 => (0usize..64, 0usize..65536, 0u8..8).prop_map(|(page, at, bit)| Damage::FlipBit { page, at, bit }),
+        4 => (0..pages, 0usize..65536, 0u8..8).prop_map(|(page, at, bit)| Damage::FlipBit { page, at, bit }),
         // Headers and the structures right after them are where most is decoded.
-        3 => (0usize..64, 0usize..160, 0u8..8).prop_map(|(page, at, bit)| Damage::FlipBit { page, at, bit }),
-        2 => (0usize..64, 0usize..65536, 1usize..2048).prop_map(|(page, at, len)| Damage::Zero { page, at, len }),
-        1 => (0usize..64, 0usize..64).prop_map(|(a, b)| Damage::Swap { a, b }),
+        3 => (0..pages, 0usize..160, 0u8..8).prop_map(|(page, at, bit)| Damage::FlipBit { page, at, bit }),
+        2 => (0..pages, 0usize..65536, 1usize..2048).prop_map(|(page, at, len)| Damage::Zero { page, at, len }),
+        1 => (0..pages, 0..pages).prop_map(|(a, b)| Damage::Swap { a, b }),
         1 => (0usize..1 << 24).prop_map(|keep| Damage::Truncate { keep }),
     ]
 }
@@ -140,8 +143,9 @@ fn badly_located(f: &Finding) -> Option<String> {
     None
 }
 
-/// Runs every target over `bytes` and checks the findings of the scans and
-/// the space account; `Err` says what went wrong.
+/// Runs every target over `bytes` and checks the findings of the scans, the
+/// space account, `tree` of every index and `undo`; `Err` says what went
+/// wrong.
 fn check(bytes: Vec<u8>, scratch: PathBuf) -> Result<(), String> {
     let dict = dictionary();
     support::run_bounded(LIMIT, move || -> Result<(), String> {
@@ -160,20 +164,55 @@ fn check(bytes: Vec<u8>, scratch: PathBuf) -> Result<(), String> {
             );
         }
         std::fs::write(&scratch, &bytes).unwrap();
-        let Ok(space) = Tablespace::open(&scratch, OpenOptions::default()) else {
-            return Ok(());
-        };
-        let s = Summary::build(&space);
-        let mut all: Vec<&Finding> = s.findings.iter().collect();
-        let a = IndexAnalysis::build(&space).ok();
-        if let Some(a) = &a {
-            all.extend(a.account.findings.kept());
-        }
-        match all.into_iter().find_map(badly_located) {
-            Some(problem) => Err(problem),
-            None => Ok(()),
-        }
+        located(&scratch)
     })?
+}
+
+/// Checks that every finding of `summary`, the space account, `tree` of
+/// every index and `undo` over the file at `path` is located; `Err` names
+/// the first that is not.
+fn located(path: &Path) -> Result<(), String> {
+    let Ok(space) = Tablespace::open(path, OpenOptions::default()) else {
+        return Ok(());
+    };
+    let s = Summary::build(&space);
+    let mut all: Vec<&Finding> = s.findings.iter().collect();
+    let a = IndexAnalysis::build(&space).ok();
+    let mut trees = Vec::new();
+    if let Some(a) = &a {
+        all.extend(a.account.findings.kept());
+        let indexes = IndexesReport::new(&space, a);
+        trees.extend(
+            indexes
+                .indexes
+                .iter()
+                .filter_map(|i| TreeReport::build(&space, i.index_id, None).ok()),
+        );
+    }
+    all.extend(trees.iter().flat_map(|t| &t.findings));
+    let undo = UndoReport::build(&space, &[], None);
+    all.extend(&undo.findings);
+    match all.into_iter().find_map(badly_located) {
+        Some(problem) => Err(problem),
+        None => Ok(()),
+    }
+}
+
+/// The undo scenario's TRX_SYS (7), SYS (6) and UNDO_LOG (2) pages in page
+/// order: what `innodb_robust::undo_pages` lays its input over.
+fn undo_scenario_undo_pages() -> &'static [u8] {
+    static P: OnceLock<Vec<u8>> = OnceLock::new();
+    P.get_or_init(|| {
+        let (_, ps, bytes) = &bases()[6];
+        let pages: Vec<u8> = bytes
+            .chunks_exact(*ps)
+            .filter(|p| [2, 6, 7].contains(&u16::from_be_bytes([p[24], p[25]])))
+            .flatten()
+            .copied()
+            .collect();
+        assert_eq!(pages.len(), innodb_robust::undo_pages_len());
+        pages
+    })
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -190,7 +229,7 @@ proptest! {
 
     /// Real files with 1 to 8 damages of any kind.
     #[test]
-    fn damaged_real_files(base in 0usize..7, damages in proptest::collection::vec(damage(), 1..8)) {
+    fn damaged_real_files(base in 0usize..7, damages in proptest::collection::vec(damage(64), 1..8)) {
         let (rel, ps, bytes) = &bases()[base];
         let mut bytes = bytes.clone();
         for d in &damages {
@@ -223,5 +262,27 @@ proptest! {
         let tmp = tempfile::tempdir().unwrap();
         let r = check(file, tmp.path().join("tail.ibd"));
         prop_assert!(r.is_ok(), "{rel}: {r:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// The undo scenario's 316 undo pages with 1 to 8 damages, laid over
+    /// its real system tablespace: `undo` meets damage on every page it
+    /// reads, not only on the first 64 pages of the file.
+    #[test]
+    fn damaged_undo_pages(damages in proptest::collection::vec(damage(316), 1..8)) {
+        let mut bytes = undo_scenario_undo_pages().to_vec();
+        for d in &damages {
+            apply(&mut bytes, 4096, d);
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let scratch = tmp.path().join("undo.ibd");
+        let r = support::run_bounded(LIMIT, move || {
+            innodb_robust::undo_pages(&bytes, &scratch);
+            located(&scratch)
+        });
+        prop_assert!(matches!(r, Ok(Ok(()))), "{damages:?}: {r:?}");
     }
 }
