@@ -1,7 +1,8 @@
 //! The `undo_pages` entry point: the input laid over the undo pages of a
 //! real system tablespace, so that nearly every byte the fuzzer changes
-//! is on a page the undo walk reads (the SYS pages include a few it does
-//! not: the insert buffer and dictionary headers).
+//! is on a page the undo walk reads (18 of the SYS pages are not: the
+//! insert buffer and dictionary headers, and 16 doublewrite-buffer copies
+//! of SYS pages).
 //!
 //! The base is the undo scenario's `ibdata1` (`fixtures/p4k-undo`, 4 KiB
 //! pages, made by a real MariaDB server), up to its last undo page. Its
