@@ -8,7 +8,7 @@
 
 mod support;
 
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::indexes::IndexAnalysis;
 use innodb_analysis::tree_report::TreeReport;
 use innodb_analysis::undo_report::UndoReport;
 use innodb_analysis::Summary;
@@ -181,12 +181,10 @@ fn located(path: &Path) -> Result<(), String> {
     let mut trees = Vec::new();
     if let Some(a) = &a {
         all.extend(a.account.findings.kept());
-        let indexes = IndexesReport::new(&space, a);
         trees.extend(
-            indexes
-                .indexes
+            a.indexes
                 .iter()
-                .filter_map(|i| TreeReport::build(&space, i.index_id, None).ok()),
+                .filter_map(|(i, _)| TreeReport::build(&space, i.index_id, None).ok()),
         );
     }
     all.extend(trees.iter().flat_map(|t| &t.findings));
@@ -196,23 +194,6 @@ fn located(path: &Path) -> Result<(), String> {
         Some(problem) => Err(problem),
         None => Ok(()),
     }
-}
-
-/// The undo scenario's TRX_SYS (7), SYS (6) and UNDO_LOG (2) pages in page
-/// order: what `innodb_robust::undo_pages` lays its input over.
-fn undo_scenario_undo_pages() -> &'static [u8] {
-    static P: OnceLock<Vec<u8>> = OnceLock::new();
-    P.get_or_init(|| {
-        let (_, ps, bytes) = &bases()[6];
-        let pages: Vec<u8> = bytes
-            .chunks_exact(*ps)
-            .filter(|p| [2, 6, 7].contains(&u16::from_be_bytes([p[24], p[25]])))
-            .flatten()
-            .copied()
-            .collect();
-        assert_eq!(pages.len(), innodb_robust::undo_pages_len());
-        pages
-    })
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -273,7 +254,8 @@ proptest! {
     /// reads, not only on the first 64 pages of the file.
     #[test]
     fn damaged_undo_pages(damages in proptest::collection::vec(damage(316), 1..8)) {
-        let mut bytes = undo_scenario_undo_pages().to_vec();
+        let mut bytes = innodb_robust::base_undo_pages();
+        prop_assert_eq!(bytes.len(), 316 * 4096);
         for d in &damages {
             apply(&mut bytes, 4096, d);
         }

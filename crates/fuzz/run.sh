@@ -41,10 +41,9 @@ max_len() {
 }
 # libFuzzer counts the corpus it holds in memory in its RSS: the undo
 # target's inputs are whole system tablespaces (up to 4 MiB each), so its
-# corpus alone passes 1.5 GB and grows by about 0.5 GB in ten minutes
-# (undo_pages: up to 1.3 MiB each). A
-# single allocation over 2 GB is still caught (-malloc_limit_mb) for every
-# target.
+# corpus alone passes 1.5 GB and grows by about 0.5 GB in ten minutes;
+# undo_pages's inputs are up to 1.3 MiB each. A single allocation over 2 GB
+# is still caught (-malloc_limit_mb) for every target.
 rss_limit() {
   case "$1" in
     undo|undo_pages) echo 8192 ;;

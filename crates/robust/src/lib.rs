@@ -18,4 +18,4 @@ mod undo_pages;
 pub use bytes::{undo_records, zip_page};
 pub use file::{every_page, records, sdi, undo, whole_file, Limits};
 pub use target::Target;
-pub use undo_pages::{undo_pages, undo_pages_len};
+pub use undo_pages::{base_undo_pages, undo_pages};

@@ -70,10 +70,19 @@ fn base() -> Option<&'static Base> {
     .as_ref()
 }
 
-/// How many bytes of input [`undo_pages`] uses: one page per undo page of
-/// the base (0 when the base cannot be read).
-pub fn undo_pages_len() -> usize {
-    base().map_or(0, |b| b.undo_pages.len() * PAGE_SIZE)
+/// The base file's own undo pages, in order: the input under which
+/// [`undo_pages`] leaves the file as the server wrote it, and the longest
+/// it reads (empty when the base cannot be read).
+pub fn base_undo_pages() -> Vec<u8> {
+    let Some(base) = base() else {
+        return Vec::new();
+    };
+    base.undo_pages
+        .iter()
+        .filter_map(|&p| base.file.get(p * PAGE_SIZE..(p + 1) * PAGE_SIZE))
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// Lays `data` over the undo pages of the base file, writes the result to
@@ -113,12 +122,9 @@ mod tests {
         assert_eq!(base.undo_pages.len(), 316);
         assert_eq!(base.undo_pages[..4], [3, 5, 6, 7]);
         assert_eq!(base.file.len(), 976 * PAGE_SIZE);
-        assert_eq!(undo_pages_len(), 316 * PAGE_SIZE);
-        let own: Vec<u8> = base
-            .undo_pages
-            .iter()
-            .flat_map(|&p| base.file[p * PAGE_SIZE..(p + 1) * PAGE_SIZE].to_vec())
-            .collect();
+        let own = base_undo_pages();
+        assert_eq!(own.len(), 316 * PAGE_SIZE);
+        assert!(own[PAGE_SIZE..2 * PAGE_SIZE] == base.file[5 * PAGE_SIZE..6 * PAGE_SIZE]);
         let scratch = std::env::temp_dir().join(format!("undo-pages-{}.ibd", std::process::id()));
         let untouched = undo_pages(&[], &scratch);
         assert!(untouched > 0);
