@@ -146,7 +146,8 @@ fn open_move_and_follow_a_child_pointer() {
         assert_eq!(current_page(&app), child);
         // The child is a leaf of the same index, as the tree report says.
         let space = Tablespace::open(&file, OpenOptions::default()).unwrap();
-        let tree = innodb_analysis::tree_report::TreeReport::build(&space, 25, Some(0)).unwrap();
+        let tree =
+            innodb_analysis::reports::tree_report::TreeReport::build(&space, 25, Some(0)).unwrap();
         assert!(tree.pages.iter().any(|p| p.page == child));
         insta::assert_snapshot!("browse_child@p16k__t_sec_before", screen(&app, 120, 30));
         run(&mut app, &[Action::Back]);
@@ -180,7 +181,7 @@ fn search_a_key_and_follow_the_roll_pointer() {
         let page = current_page(&app);
         let row = app.selected_row().expect("the searched row is selected");
         assert_eq!(
-            innodb_analysis::row_history::value_text(&row.values[0]),
+            innodb_analysis::rows::row_history::value_text(&row.values[0]),
             "5"
         );
         assert_eq!(row.page, page);
@@ -191,7 +192,7 @@ fn search_a_key_and_follow_the_roll_pointer() {
         let v: Vec<String> = history
             .versions
             .iter()
-            .map(|v| innodb_analysis::row_history::value_text(&v.values[3]))
+            .map(|v| innodb_analysis::rows::row_history::value_text(&v.values[3]))
             .collect();
         // t_undo starts with v = id; each of the 5 rounds adds 1000.
         assert_eq!(v, ["5005", "4005", "3005", "2005", "1005", "5"]);
@@ -202,10 +203,11 @@ fn search_a_key_and_follow_the_roll_pointer() {
         // Past the largest key: the descent ends on the rightmost leaf.
         let space =
             Tablespace::open(dir.join("test/t_undo.ibd.gz"), OpenOptions::default()).unwrap();
-        let a = innodb_analysis::indexes::IndexAnalysis::build(&space).unwrap();
-        let r = innodb_analysis::indexes::IndexesReport::new(&space, &a);
+        let a = innodb_analysis::reports::indexes::IndexAnalysis::build(&space).unwrap();
+        let r = innodb_analysis::reports::indexes::IndexesReport::new(&space, &a);
         let id = r.indexes[0].index_id;
-        let leaves = innodb_analysis::tree_report::TreeReport::build(&space, id, Some(0)).unwrap();
+        let leaves =
+            innodb_analysis::reports::tree_report::TreeReport::build(&space, id, Some(0)).unwrap();
         let last = leaves.pages.last().unwrap().page;
         assert_eq!(
             app.status,
@@ -255,7 +257,7 @@ fn goto_colours_and_extents() {
     assert_eq!(current_page(&app), 10);
     run(&mut app, &[Action::Back, Action::CycleColour]);
     let lsn = app
-        .map(innodb_analysis::picture::heatmap::HeatmapBy::LsnAge)
+        .map(innodb_analysis::pictures::heatmap::HeatmapBy::LsnAge)
         .unwrap();
     assert_eq!(lsn.pages, 576);
     run(&mut app, &[Action::StartGoto]);
@@ -369,7 +371,8 @@ fn blob_references_lead_to_the_blob_chain() {
     let schema = app.file.as_ref().unwrap().schema.clone().unwrap();
     let space = &app.file.as_ref().unwrap().space;
     let rows =
-        innodb_analysis::records::RecordsReport::build(space, &schema, None, false, None).unwrap();
+        innodb_analysis::rows::records::RecordsReport::build(space, &schema, None, false, None)
+            .unwrap();
     let server_len = |id: u64, column: &str| -> u64 {
         truth["rows"]["test/t_compact_blob"]
             .as_array()
@@ -386,7 +389,7 @@ fn blob_references_lead_to_the_blob_chain() {
         .filter(|r| !r.external.is_empty())
         .map(|r| {
             let (field, _) = r.external[0];
-            let id: u64 = innodb_analysis::row_history::value_text(&r.values[0])
+            let id: u64 = innodb_analysis::rows::row_history::value_text(&r.values[0])
                 .parse()
                 .unwrap();
             (r.page, r.origin, rows.fields[field].name.clone(), field, id)
@@ -450,22 +453,23 @@ fn blob_references_lead_to_the_blob_chain() {
 /// are not there end on the leaf where they would be.
 #[test]
 fn search_by_descent_finds_every_row() {
-    use innodb_analysis::key_search::{find, KeySearch};
+    use innodb_analysis::rows::key_search::{find, KeySearch};
     let dir = Path::new("../../fixtures/p4k/files");
     let ctx = datadir_context(dir);
     let space =
         Tablespace::open(dir.join("test/t_sec_after.ibd.gz"), OpenOptions::default()).unwrap();
-    let schema = innodb_analysis::records::Schema::from_dictionary(
+    let schema = innodb_analysis::rows::records::Schema::from_dictionary(
         ctx.dict.as_deref().unwrap(),
         space.space_id(),
     )
     .unwrap();
     let rows =
-        innodb_analysis::records::RecordsReport::build(&space, &schema, None, false, None).unwrap();
+        innodb_analysis::rows::records::RecordsReport::build(&space, &schema, None, false, None)
+            .unwrap();
     assert!(rows.rows.len() > 5000);
     let mut depth = 0;
     for r in &rows.rows {
-        let key = innodb_analysis::row_history::value_text(&r.values[0]);
+        let key = innodb_analysis::rows::row_history::value_text(&r.values[0]);
         match find(&space, &schema, &key) {
             KeySearch::Found { page, origin, path } => {
                 assert_eq!((page, origin), (r.page, r.origin), "key {key}");

@@ -14,10 +14,10 @@
 
 mod support;
 
-use innodb_analysis::indexes::IndexAnalysis;
-use innodb_analysis::page_detail::PageDetail;
-use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_format::column_value::Value as Cell;
+use innodb_analysis::reports::indexes::IndexAnalysis;
+use innodb_analysis::reports::page_detail::PageDetail;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
+use innodb_format::value::column_value::Value as Cell;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use serde_json::Value;

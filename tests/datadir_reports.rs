@@ -10,8 +10,8 @@
 
 mod support;
 
-use innodb_analysis::datadir_report::{tablespaces, DatadirReport, FileResult};
-use innodb_analysis::datadir_totals::PagesTotals;
+use innodb_analysis::reports::datadir_report::{tablespaces, DatadirReport, FileResult};
+use innodb_analysis::reports::datadir_totals::PagesTotals;
 use innodb_analysis::{PageFilter, PageList};
 use innodb_render::png::image;
 use innodb_space::{OpenOptions, Tablespace};

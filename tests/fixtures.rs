@@ -7,13 +7,13 @@
 
 mod support;
 
-use innodb_analysis::count_report::CountReport;
-use innodb_analysis::ddl::schema_from_ddl;
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::ownership::SpaceAccount;
-use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
-use innodb_analysis::tree_report::TreeReport;
+use innodb_analysis::reports::count_report::CountReport;
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::ownership::SpaceAccount;
+use innodb_analysis::reports::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_analysis::reports::tree_report::TreeReport;
+use innodb_analysis::rows::ddl::schema_from_ddl;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_analysis::{PageFilter, PageList, Summary};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
@@ -1002,8 +1002,8 @@ fn dumped_rows_of(config_dir: &Path, table: &str) -> Option<Vec<String>> {
 }
 
 /// A value as the `mariadb` client prints it in batch mode.
-fn client_text(v: &innodb_format::column_value::Value) -> String {
-    use innodb_format::column_value::Value;
+fn client_text(v: &innodb_format::value::column_value::Value) -> String {
+    use innodb_format::value::column_value::Value;
     match v {
         Value::Null => "NULL".into(),
         Value::Int(i) => i.to_string(),
@@ -1015,14 +1015,14 @@ fn client_text(v: &innodb_format::column_value::Value) -> String {
     }
 }
 
-fn int_text(v: &innodb_format::column_value::Value) -> Option<String> {
-    use innodb_format::column_value::Value;
+fn int_text(v: &innodb_format::value::column_value::Value) -> Option<String> {
+    use innodb_format::value::column_value::Value;
     matches!(v, Value::Int(_) | Value::UInt(_)).then(|| client_text(v))
 }
 
 /// The bytes of a text or binary value; `None` for NULL.
-fn value_bytes(v: &innodb_format::column_value::Value) -> Option<Vec<u8>> {
-    use innodb_format::column_value::Value;
+fn value_bytes(v: &innodb_format::value::column_value::Value) -> Option<Vec<u8>> {
+    use innodb_format::value::column_value::Value;
     match v {
         Value::Text(t) => Some(t.as_bytes().to_vec()),
         Value::Hex { hex } => Some(
@@ -1054,7 +1054,7 @@ fn md5_hex(b: &[u8]) -> String {
 /// as hex: InnoDB's dictionary has no scale for it.
 #[test]
 fn records_decode_to_what_the_server_returned() {
-    use innodb_format::column_value::Value;
+    use innodb_format::value::column_value::Value;
     let mut problems = Vec::new();
     let (mut typed_rows, mut typed_expected, mut digest_rows, mut dumped_rows, mut blob_rows) =
         (0, 0, 0, 0, 0);
@@ -1078,7 +1078,7 @@ fn records_decode_to_what_the_server_returned() {
                     t["count"]
                 ));
             }
-            let col = |row: &innodb_analysis::records::Row, c: &str| {
+            let col = |row: &innodb_analysis::rows::records::Row, c: &str| {
                 r.fields
                     .iter()
                     .position(|f| f.name == c)
@@ -1330,8 +1330,8 @@ fn secondary_index_records_and_csv() {
             .iter()
             .map(|row| match (&row.values[0], &row.values[1]) {
                 (
-                    innodb_format::column_value::Value::Int(a),
-                    innodb_format::column_value::Value::Int(id),
+                    innodb_format::value::column_value::Value::Int(a),
+                    innodb_format::value::column_value::Value::Int(id),
                 ) => (*a, *id),
                 other => panic!("{t}: {other:?}"),
             })
@@ -1371,7 +1371,7 @@ fn secondary_index_records_and_csv() {
 /// DECIMAL(20,6) values and its ENUM and SET labels, as the server returned them.
 #[test]
 fn records_with_ddl() {
-    use innodb_format::column_value::Value;
+    use innodb_format::value::column_value::Value;
     let mut problems = Vec::new();
     let mut checked = 0;
     for (config, truth) in configs(&support::fixtures_dir(), false) {
@@ -1441,8 +1441,8 @@ fn records_with_ddl() {
 /// in the 3000 rows written before the drop ("b<id>"), NULL in the others.
 #[test]
 fn mariadb_instant_alter_columns() {
-    use innodb_analysis::mariadb_instant;
-    use innodb_format::column_value::Value;
+    use innodb_analysis::rows::mariadb_instant;
+    use innodb_format::value::column_value::Value;
     let (dir, fresh) = support::truth_fixtures_dir();
     let Some((config, _)) = configs(&dir, fresh)
         .into_iter()
@@ -1563,7 +1563,7 @@ fn datadir_gives_the_dictionary_and_finds_files() {
 /// read, and the walk ends.
 #[test]
 fn a_compressed_blob_chain_that_loops_is_a_finding() {
-    use innodb_format::column_value::Value;
+    use innodb_format::value::column_value::Value;
     let tmp = tempfile::tempdir().unwrap();
     let files = support::fixtures_dir().join("p16k-offpage").join("files");
     let path = support::gunzip_into(&files.join("test/t_zblob8.ibd.gz"), tmp.path());
@@ -2012,8 +2012,8 @@ fn history_rebuilds_every_version_the_snapshot_kept() {
 }
 
 fn history_of_the_undo_scenario(dir: &Path, config: &str, truth: &Value) {
-    use innodb_analysis::row_history::RowHistory;
-    use innodb_format::column_value::Value;
+    use innodb_analysis::rows::row_history::RowHistory;
+    use innodb_format::value::column_value::Value;
     let files = dir.join(config).join("files");
     let system = open(&files.join("ibdata1.gz"));
     let undo: Vec<Tablespace> = (1..=3)

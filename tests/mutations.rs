@@ -7,11 +7,11 @@
 
 mod support;
 
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::key_search;
-use innodb_analysis::picture::chart_builders;
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::records::{RecordsReport, Schema};
+use innodb_analysis::pictures::chart_builders;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::rows::key_search;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_browse::{Action, App, Context};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::space_map::SpaceMap;

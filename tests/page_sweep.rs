@@ -21,11 +21,11 @@
 
 mod support;
 
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::ownership::{classify, PageUse};
-use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_analysis::sdi_report::SdiReport;
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::ownership::{classify, PageUse};
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::reports::undo_report::UndoReport;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_analysis::Summary;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::segment::SegmentOwner;
@@ -120,7 +120,7 @@ fn silent_pages(rel: &str, ibdata: Option<&str>) -> (usize, Vec<String>) {
         };
         if in_use && page.iter().any(|&b| b != 0) {
             let t = u16::from_be_bytes([page[24], page[25]]);
-            used.push((n, innodb_format::page_type::PageType(t).name(vendor)));
+            used.push((n, innodb_format::fil::page_type::PageType(t).name(vendor)));
         }
     }
     drop(space);

@@ -6,10 +6,10 @@
 
 mod support;
 
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::picture::{chart_builders, palette, Raster, Rgb};
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::{chart_builders, palette, Raster, Rgb};
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::undo_report::UndoReport;
 use innodb_analysis::{PageFilter, PageList};
 use innodb_render::png::{self, image};
 use innodb_space::space_map::SpaceMap;
@@ -507,7 +507,7 @@ fn one_scan_makes_the_same_maps_as_one_scan_each() {
             map.as_ref(),
             &all,
             &no_names,
-            &mut innodb_analysis::scan::NoObserver,
+            &mut innodb_analysis::reports::scan::NoObserver,
         );
         assert_eq!(together.len(), all.len());
         for (by, raster) in all.iter().zip(&together) {

@@ -8,9 +8,9 @@
 
 mod support;
 
-use innodb_analysis::indexes::IndexAnalysis;
-use innodb_analysis::tree_report::TreeReport;
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::reports::indexes::IndexAnalysis;
+use innodb_analysis::reports::tree_report::TreeReport;
+use innodb_analysis::reports::undo_report::UndoReport;
 use innodb_analysis::Summary;
 use innodb_robust::Target;
 use innodb_space::dictionary::Dictionary;

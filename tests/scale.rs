@@ -277,7 +277,7 @@ fn datadir_reports_exit_1_when_a_file_cannot_be_read() {
 /// threads, and in the summary and the space account.
 #[test]
 fn findings_are_bounded_on_a_file_damaged_on_every_page() {
-    use innodb_analysis::indexes::IndexAnalysis;
+    use innodb_analysis::reports::indexes::IndexAnalysis;
     use innodb_analysis::Summary;
     use innodb_space::{FindingKind, FindingLog};
     let tmp = tempfile::tempdir().unwrap();

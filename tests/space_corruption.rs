@@ -7,7 +7,7 @@
 
 mod support;
 
-use innodb_analysis::indexes::IndexAnalysis;
+use innodb_analysis::reports::indexes::IndexAnalysis;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use std::path::Path;
 

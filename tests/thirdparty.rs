@@ -17,11 +17,11 @@
 
 mod support;
 
-use innodb_analysis::indexes::IndexAnalysis;
-use innodb_analysis::ownership::SpaceAccount;
-use innodb_analysis::records::{RecordsReport, RowState, Schema};
-use innodb_analysis::sdi_report::SdiReport;
-use innodb_analysis::space_reports::SegmentsReport;
+use innodb_analysis::reports::indexes::IndexAnalysis;
+use innodb_analysis::reports::ownership::SpaceAccount;
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::reports::space_reports::SegmentsReport;
+use innodb_analysis::rows::records::{RecordsReport, RowState, Schema};
 use innodb_analysis::{PageDetail, PageFilter, PageList, PageRow, Summary};
 use innodb_space::segment::SegmentOwner;
 use innodb_space::{OpenOptions, Tablespace};
@@ -2531,7 +2531,7 @@ fn sdi_of_every_mysql8_file() {
 /// inserted, and deleted rows (even ids up to 2000) from garbage lists.
 #[test]
 fn records_from_the_sdi() {
-    use innodb_format::column_value::Value;
+    use innodb_format::value::column_value::Value;
     let mut c = Checks::default();
     let text = |v: &Value| match v {
         Value::Text(t) => t.clone(),
@@ -2637,7 +2637,7 @@ fn records_from_the_sdi() {
                         &label,
                         &format!("confidence of deleted row {id}"),
                         row.confidence,
-                        Some(innodb_analysis::records::Confidence::High),
+                        Some(innodb_analysis::rows::records::Confidence::High),
                     );
                     gone.push((id, name))
                 }
@@ -2686,7 +2686,7 @@ fn records_from_the_sdi() {
                 if id > 2000 || !id.is_multiple_of(2) {
                     wrong.push(format!("deleted row {id} was never deleted"));
                 }
-                if row.confidence != Some(innodb_analysis::records::Confidence::High) {
+                if row.confidence != Some(innodb_analysis::rows::records::Confidence::High) {
                     wrong.push(format!("deleted row {id}: confidence {:?}", row.confidence));
                 }
             }
@@ -2750,7 +2750,7 @@ fn ninja_golden_rows(path: &Path) -> Vec<Vec<(String, Golden)>> {
 /// and the dropped columns' old values kept.
 #[test]
 fn instant_columns_decode_by_row_version() {
-    use innodb_format::column_value::{decode, Value};
+    use innodb_format::value::column_value::{decode, Value};
     let mut c = Checks::default();
     for dir in ["8.0", "8.4", "9.0"] {
         for table in ["instant_add_col", "instant_add_drop"] {
@@ -3229,7 +3229,7 @@ fn every_sdi_schema_fits_its_records() {
 /// `*_inspect_*_current.txt` files print.
 #[test]
 fn mysql8_lobs_and_json_documents() {
-    use innodb_format::column_value::Value as Cv;
+    use innodb_format::value::column_value::Value as Cv;
     let mut c = Checks::default();
     for dir in ["8.0", "8.4", "9.0"] {
         // Golden: per row, the LOBs by field: (total bytes, first bytes).

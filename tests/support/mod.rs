@@ -198,11 +198,12 @@ pub fn account(
     path: &Path,
 ) -> (
     innodb_space::Tablespace,
-    innodb_analysis::ownership::SpaceAccount,
+    innodb_analysis::reports::ownership::SpaceAccount,
 ) {
-    use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+    use innodb_analysis::reports::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
     let space = innodb_space::Tablespace::open(path, innodb_space::OpenOptions::default()).unwrap();
-    let account = innodb_analysis::ownership::SpaceAccount::build(&space).expect("a space map");
+    let account =
+        innodb_analysis::reports::ownership::SpaceAccount::build(&space).expect("a space map");
     assert_eq!(
         account.counts.total(),
         u64::from(space.page_count()),

@@ -1,7 +1,7 @@
 //! What a key press asks for: every key becomes a named action, and the
 //! app changes only through [`crate::App::apply`].
 
-use innodb_analysis::picture::heatmap::HeatmapBy;
+use innodb_analysis::pictures::heatmap::HeatmapBy;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Something the user asked for.

@@ -3,16 +3,16 @@
 
 use crate::action::Action;
 use crate::jobs::{Job, JobDone, JobKind};
-use innodb_analysis::indexes::IndexesReport;
-use innodb_analysis::key_search::KeySearch;
-use innodb_analysis::page_detail::PageDetail;
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::picture::Raster;
-use innodb_analysis::records::{RecordsReport, Row, Schema};
-use innodb_analysis::row_history::RowHistory;
-use innodb_analysis::sdi_report::SdiReport;
-use innodb_analysis::space_reports::{header, SpaceHeader};
-use innodb_analysis::tree_report::{TreePage, TreeReport};
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::Raster;
+use innodb_analysis::reports::indexes::IndexesReport;
+use innodb_analysis::reports::page_detail::PageDetail;
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::reports::space_reports::{header, SpaceHeader};
+use innodb_analysis::reports::tree_report::{TreePage, TreeReport};
+use innodb_analysis::rows::key_search::KeySearch;
+use innodb_analysis::rows::records::{RecordsReport, Row, Schema};
+use innodb_analysis::rows::row_history::RowHistory;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::space_map::SpaceMap;
 use innodb_space::{Finding, OpenOptions, Tablespace};
@@ -115,8 +115,8 @@ impl PageView {
             Item::Record(i) => {
                 let r = self.detail.records.as_ref()?.records.get(i)?;
                 let header = match self.detail.records.as_ref()?.format {
-                    innodb_format::record::RecordFormat::Compact => 5,
-                    innodb_format::record::RecordFormat::Redundant => 6,
+                    innodb_format::index::record::RecordFormat::Compact => 5,
+                    innodb_format::index::record::RecordFormat::Redundant => 6,
                 };
                 Some(r.origin.saturating_sub(header)..r.origin + r.bytes_len.max(1))
             }
@@ -297,7 +297,7 @@ impl App {
             quit: false,
         };
         if path.is_dir() {
-            app.datadir = innodb_analysis::datadir_report::tablespaces(path);
+            app.datadir = innodb_analysis::reports::datadir_report::tablespaces(path);
             if app.datadir.is_empty() {
                 return Err(format!("{}: no tablespace files in it", path.display()));
             }
@@ -646,7 +646,7 @@ impl App {
             Some(f) => f
                 .schema
                 .as_ref()
-                .map(|s| innodb_analysis::key_search::find(&f.space, s, key)),
+                .map(|s| innodb_analysis::rows::key_search::find(&f.space, s, key)),
             None => return,
         };
         match descent {
@@ -691,7 +691,7 @@ impl App {
         let found = rows.rows.iter().find(|r| {
             r.values.get(..n_key).is_some_and(|key| {
                 key.iter()
-                    .map(innodb_analysis::row_history::value_text)
+                    .map(innodb_analysis::rows::row_history::value_text)
                     .collect::<Vec<_>>()
                     == wanted
             })
@@ -791,7 +791,7 @@ impl App {
             .get(..n_unique)
             .unwrap_or(&row.values)
             .iter()
-            .map(innodb_analysis::row_history::value_text)
+            .map(innodb_analysis::rows::row_history::value_text)
             .collect::<Vec<_>>()
             .join(",");
         let (table, fields) = (rows.table.clone(), rows.fields.clone());

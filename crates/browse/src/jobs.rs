@@ -2,11 +2,11 @@
 //! typed rows run in threads of their own, each opening the file again, so
 //! that input is never blocked; the app takes their results in when done.
 
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::picture::Raster;
-use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_analysis::scan::PageConsumer;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::Raster;
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::scan::PageConsumer;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_space::space_map::SpaceMap;
 use innodb_space::{Finding, OpenOptions, PageCheck, Tablespace};
 use std::collections::HashMap;
@@ -114,7 +114,7 @@ impl Job {
                         pages: 0,
                         cells: Vec::new(),
                         legend: Vec::new(),
-                        level_meaning: innodb_analysis::picture::LevelMeaning::None,
+                        level_meaning: innodb_analysis::pictures::LevelMeaning::None,
                         histogram: None,
                     };
                     let maps = bys.into_iter().map(|b| (b, raster.clone())).collect();

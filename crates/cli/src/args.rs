@@ -222,7 +222,7 @@ pub enum Command {
         /// The tablespace file (none with --datadir: every tablespace of the directory).
         file: Option<PathBuf>,
         /// Leaf pages to sample per index.
-        #[arg(long, default_value_t = innodb_analysis::count_report::DEFAULT_SAMPLE_PAGES)]
+        #[arg(long, default_value_t = innodb_analysis::reports::count_report::DEFAULT_SAMPLE_PAGES)]
         sample_pages: usize,
         /// Seed of the random dives (the same seed gives the same estimate).
         #[arg(long, default_value_t = 1)]

@@ -1,9 +1,11 @@
 //! Reports over every tablespace of `--datadir` at once, in parallel.
 
 use crate::{Cli, CliError};
-use innodb_analysis::datadir_report::{over_files, tablespaces, DatadirReport, FileResult};
-use innodb_analysis::datadir_totals::{with_notes, SdiTotals};
-use innodb_analysis::sdi_report::{NoSdi, SdiReport};
+use innodb_analysis::reports::datadir_report::{
+    over_files, tablespaces, DatadirReport, FileResult,
+};
+use innodb_analysis::reports::datadir_totals::{with_notes, SdiTotals};
+use innodb_analysis::reports::sdi_report::{NoSdi, SdiReport};
 use innodb_space::{OpenOptions, Tablespace};
 
 /// Every tablespace of the `--datadir`, each made into a report by `work`

@@ -6,7 +6,7 @@
 use crate::args::{ColorChoice, HeatmapChoice, PlotChoice};
 use crate::pictures::{heatmap_by, heatmap_model, index_chart, save_png};
 use crate::{colour_on, datadir, emit, emit_report, no_map_text, Cli, CliError};
-use innodb_analysis::datadir_report::{tablespaces, FileResult, FileTotals};
+use innodb_analysis::reports::datadir_report::{tablespaces, FileResult, FileTotals};
 use innodb_render::png::image::RgbImage;
 use innodb_render::{ansi, datadir_text, png, Serialize};
 use innodb_space::dictionary::Dictionary;
@@ -29,7 +29,7 @@ pub fn heatmap(
         model: |s: &Tablespace| heatmap_model(s, dict, by).map_err(no_map_text),
         image: png::raster_image,
         text: ansi::raster,
-        title: |r: &innodb_analysis::picture::Raster| r.title.clone(),
+        title: |r: &innodb_analysis::pictures::Raster| r.title.clone(),
     };
     picture.over(cli, options, png_dir, color)
 }
@@ -52,7 +52,7 @@ pub fn plot(
         },
         image: png::chart_image,
         text: ansi::chart,
-        title: |c: &innodb_analysis::picture::Chart| c.title.clone(),
+        title: |c: &innodb_analysis::pictures::Chart| c.title.clone(),
     };
     picture.over(cli, options, png_dir, color)
 }

@@ -9,22 +9,22 @@ mod progress;
 
 use args::{Cli, ColorChoice, Command, Format};
 use clap::Parser;
-use innodb_analysis::count_report::CountReport;
-use innodb_analysis::datadir_report::{
+use innodb_analysis::reports::count_report::CountReport;
+use innodb_analysis::reports::datadir_report::{
     ChecksumTotals, FileTotals, IndexesTotals, SummaryTotals, WasteTotals,
 };
-use innodb_analysis::ddl::{schema_from_ddl, with_old_temporal};
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::naming::index_name;
-use innodb_analysis::ownership::{NoSpaceMap, SpaceAccount};
-use innodb_analysis::records::{NoRecords, RecordsReport, Schema};
-use innodb_analysis::row_history::{NoHistory, RowHistory};
-use innodb_analysis::sdi_report::{NoSdi, SdiReport};
-use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
-use innodb_analysis::tree_report::{NoTree, TreeReport};
-use innodb_analysis::undo_report::{UndoComparison, UndoReport, UndoSide};
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::naming::index_name;
+use innodb_analysis::reports::ownership::{NoSpaceMap, SpaceAccount};
+use innodb_analysis::reports::sdi_report::{NoSdi, SdiReport};
+use innodb_analysis::reports::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_analysis::reports::tree_report::{NoTree, TreeReport};
+use innodb_analysis::reports::undo_report::{UndoComparison, UndoReport, UndoSide};
+use innodb_analysis::rows::ddl::{schema_from_ddl, with_old_temporal};
+use innodb_analysis::rows::records::{NoRecords, RecordsReport, Schema};
+use innodb_analysis::rows::row_history::{NoHistory, RowHistory};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, Summary};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::page_type::PageType;
 use innodb_render::{datadir_text, json, space_text, text, OutputFormat};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, SpaceError, Tablespace};

@@ -3,8 +3,8 @@
 //! order, each streamed the same way.
 
 use crate::{Cli, CliError, Format};
-use innodb_analysis::datadir_report::{tablespaces, FileResult};
-use innodb_analysis::datadir_totals::PagesTotals;
+use innodb_analysis::reports::datadir_report::{tablespaces, FileResult};
+use innodb_analysis::reports::datadir_totals::PagesTotals;
 use innodb_analysis::{PageFilter, PageList};
 use innodb_render::json::{datadir_pages_stream as dd, pages_stream};
 use innodb_render::{datadir_text, text};
@@ -39,7 +39,7 @@ fn stream(
         rows += 1;
     });
     let total = log.total();
-    let (findings, by_kind) = innodb_analysis::page_list::findings_parts(log);
+    let (findings, by_kind) = innodb_analysis::reports::page_list::findings_parts(log);
     put(&if json {
         pages_stream::tail(&findings, &by_kind, rows > 0)
     } else {

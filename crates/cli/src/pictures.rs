@@ -3,12 +3,12 @@
 
 use crate::args::{ColorChoice, HeatmapChoice, PlotChoice};
 use crate::{colour_on, emit_report, no_map, undo_spaces, Cli, CliError};
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::naming::index_name;
-use innodb_analysis::ownership::NoSpaceMap;
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::picture::{chart_builders, Chart, Raster};
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::{chart_builders, Chart, Raster};
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::naming::index_name;
+use innodb_analysis::reports::ownership::NoSpaceMap;
+use innodb_analysis::reports::undo_report::UndoReport;
 use innodb_render::{ansi, png};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::space_map::SpaceMap;

@@ -2,9 +2,9 @@
 //! compression and vendor, decided from page 0.
 
 use crate::checksum::ChecksumLayout;
-use crate::fil_header::FilHeader;
-use crate::fsp_flags::{DecodedFlags, FspFlags};
-use crate::fsp_header::FspHeader;
+use crate::fil::header::FilHeader;
+use crate::fsp::flags::{DecodedFlags, FspFlags};
+use crate::fsp::header::FspHeader;
 use crate::vendor::Vendor;
 use crate::FormatError;
 use serde::Serialize;
@@ -34,7 +34,7 @@ impl SpaceFormat {
     pub fn from_parts(fil: &FilHeader, flags: FspFlags) -> Result<Self, FormatError> {
         let decoded = flags.decode().map_err(|reason| FormatError::BadValue {
             field: "FSP_SPACE_FLAGS",
-            offset: crate::fsp_header::FSP_SPACE_FLAGS,
+            offset: crate::fsp::header::FSP_SPACE_FLAGS,
             reason,
         })?;
         let (vendor, mysql_server_version) = detect_vendor(fil, &decoded);

@@ -15,7 +15,7 @@
 // message, as clippy.toml already grants the #[test] functions.
 #![allow(clippy::panic)]
 
-use innodb_format::json_binary::to_text;
+use innodb_format::value::json_binary::to_text;
 
 const PAGE: usize = 16384;
 /// `PAGE_NEW_INFIMUM`: the infimum record's origin in a COMPACT page; its

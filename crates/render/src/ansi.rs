@@ -2,7 +2,7 @@
 //! 256 colours) and charts as horizontal bars. Without colour, cells are
 //! drawn as their legend symbols, so the output stays readable in a pipe.
 
-use innodb_analysis::picture::{palette, Chart, ChartKind, LevelMeaning, Raster, Rgb, NO_CLASS};
+use innodb_analysis::pictures::{palette, Chart, ChartKind, LevelMeaning, Raster, Rgb, NO_CLASS};
 use std::fmt::Write;
 
 /// The xterm 256-colour index nearest to `c`: the 6×6×6 cube or the grey ramp.

@@ -1,11 +1,11 @@
 //! Reports over a data directory as text: one line per file, then the totals.
 
-use innodb_analysis::datadir_report::{
+use innodb_analysis::reports::datadir_report::{
     ChecksumTotals, DatadirReport, FileResult, SummaryTotals, WasteTotals,
 };
-use innodb_analysis::datadir_totals::{PagesTotals, SdiTotals};
-use innodb_analysis::sdi_report::SdiReport;
-use innodb_analysis::space_reports::WasteReport;
+use innodb_analysis::reports::datadir_totals::{PagesTotals, SdiTotals};
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::reports::space_reports::WasteReport;
 use innodb_analysis::{ChecksumReport, Summary};
 use std::fmt::Write;
 
@@ -156,8 +156,8 @@ pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
 /// `--datadir DIR indexes`.
 pub fn indexes(
     r: &DatadirReport<
-        innodb_analysis::indexes::IndexesReport,
-        innodb_analysis::datadir_report::IndexesTotals,
+        innodb_analysis::reports::indexes::IndexesReport,
+        innodb_analysis::reports::datadir_report::IndexesTotals,
     >,
 ) -> String {
     let mut o = format!("Data directory {}\n\n", r.datadir);
@@ -221,7 +221,7 @@ pub fn no_report(error: &str) -> String {
 /// Any report over a data directory: each file's own text report under a
 /// heading, then how many files there were.
 pub fn each<R>(
-    r: &DatadirReport<R, innodb_analysis::datadir_report::FileTotals>,
+    r: &DatadirReport<R, innodb_analysis::reports::datadir_report::FileTotals>,
     text: impl Fn(&R) -> String,
 ) -> String {
     let footer = format!(

@@ -13,7 +13,7 @@ pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
 
 /// `records` as JSON lines: one object per row, `{"page", "origin",
 /// "deleted", "row": {column: value, …}}`, then findings as `{"finding": …}`.
-pub fn records_lines(r: &innodb_analysis::records::RecordsReport) -> String {
+pub fn records_lines(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for row in &r.rows {
         let mut obj = serde_json::Map::new();

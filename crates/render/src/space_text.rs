@@ -1,7 +1,7 @@
 //! Text rendering of the space-structure reports: `segments`, `extents`
 //! (with its page map) and `waste`.
 
-use innodb_analysis::space_reports::{
+use innodb_analysis::reports::space_reports::{
     ExtentRow, ExtentsReport, IndexRow, LegendEntry, SegmentRow, SegmentsReport, SpaceFindings,
     SpaceHeader, WasteReport,
 };
@@ -327,7 +327,7 @@ fn cell(colour_on: bool, c: Option<u8>, text: &str) -> String {
 }
 
 /// The `indexes` report.
-pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
+pub fn indexes(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
     let mut o = String::new();
     header_block(&mut o, &r.header);
     let _ = writeln!(o, "\nIndexes: {}", r.indexes.len());
@@ -415,7 +415,7 @@ pub fn indexes(r: &innodb_analysis::indexes::IndexesReport) -> String {
 }
 
 /// The `tree` report.
-pub fn tree(r: &innodb_analysis::tree_report::TreeReport) -> String {
+pub fn tree(r: &innodb_analysis::reports::tree_report::TreeReport) -> String {
     let mut o = String::new();
     header_block(&mut o, &r.header);
     let _ = writeln!(
@@ -461,7 +461,7 @@ pub fn tree(r: &innodb_analysis::tree_report::TreeReport) -> String {
 }
 
 /// The `fill` report: a fill histogram per index and level.
-pub fn fill(r: &innodb_analysis::indexes::IndexesReport) -> String {
+pub fn fill(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
     let mut o = String::new();
     header_block(&mut o, &r.header);
     let _ = writeln!(
@@ -502,7 +502,7 @@ pub fn fill(r: &innodb_analysis::indexes::IndexesReport) -> String {
 
 /// The `sdi` report as text: the SDI objects as a JSON array (the shape of
 /// `ibd2sdi`'s output), then the findings.
-pub fn sdi(r: &innodb_analysis::sdi_report::SdiReport) -> String {
+pub fn sdi(r: &innodb_analysis::reports::sdi_report::SdiReport) -> String {
     let mut o = crate::json::render(&r.records);
     if !o.ends_with('\n') {
         o.push('\n');
@@ -514,7 +514,7 @@ pub fn sdi(r: &innodb_analysis::sdi_report::SdiReport) -> String {
 }
 
 /// The `count` report.
-pub fn count(r: &innodb_analysis::count_report::CountReport) -> String {
+pub fn count(r: &innodb_analysis::reports::count_report::CountReport) -> String {
     let mut o = String::new();
     header_block(&mut o, &r.header);
     let _ = writeln!(

@@ -1,9 +1,9 @@
 //! Text rendering for terminals.
 
-use innodb_analysis::checksum_report::ChecksumReport;
-use innodb_analysis::page_detail::PageDetail;
-use innodb_analysis::page_list::PageList;
-use innodb_analysis::summary::Summary;
+use innodb_analysis::reports::checksum_report::ChecksumReport;
+use innodb_analysis::reports::page_detail::PageDetail;
+use innodb_analysis::reports::page_list::PageList;
+use innodb_analysis::reports::summary::Summary;
 use innodb_space::Finding;
 use std::fmt::Write;
 
@@ -291,7 +291,11 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
 
 /// `  page N: what` for each page of `pages`, up to
 /// [`ChecksumReport::DETAILED`] lines; then the rest as runs of pages.
-fn page_lines(o: &mut String, pages: &innodb_analysis::page_ranges::PageRanges, what: &str) {
+fn page_lines(
+    o: &mut String,
+    pages: &innodb_analysis::reports::page_ranges::PageRanges,
+    what: &str,
+) {
     let limit = ChecksumReport::DETAILED;
     for p in pages.pages().take(limit) {
         let _ = writeln!(o, "  page {p}: {what}");
@@ -307,7 +311,7 @@ fn page_lines(o: &mut String, pages: &innodb_analysis::page_ranges::PageRanges, 
 }
 
 /// The records of an index page, for `page`.
-fn records_block(o: &mut String, r: &innodb_analysis::page_records::PageRecords) {
+fn records_block(o: &mut String, r: &innodb_analysis::reports::page_records::PageRecords) {
     let _ = writeln!(
         o,
         "\nRecords ({:?}): {} in the list, {} in the garbage list; data {} bytes, free {}, garbage {}, fill {:.1}%",
@@ -361,7 +365,7 @@ fn records_block(o: &mut String, r: &innodb_analysis::page_records::PageRecords)
 
 /// `records` as tab-separated text: a header line of field names, one line
 /// per row (NULL as `NULL`, binary as hex).
-pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
+pub fn records(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut o = String::new();
     let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
     let _ = writeln!(
@@ -380,11 +384,11 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
             None => String::new(),
         };
         let mark = match row.state {
-            innodb_analysis::records::RowState::Live => String::new(),
-            innodb_analysis::records::RowState::DeleteMarked => {
+            innodb_analysis::rows::records::RowState::Live => String::new(),
+            innodb_analysis::rows::records::RowState::DeleteMarked => {
                 format!("\t(delete-marked{confidence})")
             }
-            innodb_analysis::records::RowState::Garbage => {
+            innodb_analysis::rows::records::RowState::Garbage => {
                 format!("\t(garbage list: purged, bytes still there{confidence})")
             }
         };
@@ -405,8 +409,8 @@ pub fn records(r: &innodb_analysis::records::RecordsReport) -> String {
 
 /// A value as a tab-separated text cell: NULL, numbers, text with tabs
 /// and newlines escaped, binary as `0x…`.
-pub(crate) fn cell(v: &innodb_format::column_value::Value) -> String {
-    use innodb_format::column_value::Value;
+pub(crate) fn cell(v: &innodb_format::value::column_value::Value) -> String {
+    use innodb_format::value::column_value::Value;
     match v {
         Value::Null => "NULL".into(),
         Value::Int(i) => i.to_string(),
@@ -419,11 +423,11 @@ pub(crate) fn cell(v: &innodb_format::column_value::Value) -> String {
 }
 
 /// A deleted row's confidence, as in JSON.
-fn confidence_name(c: innodb_analysis::records::Confidence) -> &'static str {
+fn confidence_name(c: innodb_analysis::rows::records::Confidence) -> &'static str {
     match c {
-        innodb_analysis::records::Confidence::High => "high",
-        innodb_analysis::records::Confidence::Medium => "medium",
-        innodb_analysis::records::Confidence::Low => "low",
+        innodb_analysis::rows::records::Confidence::High => "high",
+        innodb_analysis::rows::records::Confidence::Medium => "medium",
+        innodb_analysis::rows::records::Confidence::Low => "low",
     }
 }
 
@@ -440,8 +444,8 @@ fn float_text(f: f64) -> String {
 
 /// `records` as CSV (RFC 4180): a header of field names and a `state`
 /// column, one line per row; NULL is an empty field, binary is hex.
-pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
-    use innodb_format::column_value::Value;
+pub fn records_csv(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    use innodb_format::value::column_value::Value;
     let quote = |s: &str| {
         if s.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -470,9 +474,9 @@ pub fn records_csv(r: &innodb_analysis::records::RecordsReport) -> String {
             .collect();
         cells.push(
             match row.state {
-                innodb_analysis::records::RowState::Live => "live",
-                innodb_analysis::records::RowState::DeleteMarked => "delete_marked",
-                innodb_analysis::records::RowState::Garbage => "garbage",
+                innodb_analysis::rows::records::RowState::Live => "live",
+                innodb_analysis::rows::records::RowState::DeleteMarked => "delete_marked",
+                innodb_analysis::rows::records::RowState::Garbage => "garbage",
             }
             .into(),
         );

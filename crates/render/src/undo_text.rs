@@ -1,7 +1,7 @@
 //! `undo` as text.
 
 use crate::text::findings_block;
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::reports::undo_report::UndoReport;
 use std::fmt::Write;
 
 /// The `undo` report for people.
@@ -239,15 +239,15 @@ pub fn undo(r: &UndoReport) -> String {
 }
 
 /// A value in an undo record listing: text quoted, the rest as a cell.
-fn value_text(v: &innodb_format::column_value::Value) -> String {
+fn value_text(v: &innodb_format::value::column_value::Value) -> String {
     match v {
-        innodb_format::column_value::Value::Text(t) => format!("{t:?}"),
+        innodb_format::value::column_value::Value::Text(t) => format!("{t:?}"),
         other => crate::text::cell(other),
     }
 }
 
 /// The `history` report: one line per version, newest first.
-pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
+pub fn history(h: &innodb_analysis::rows::row_history::RowHistory) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -283,7 +283,7 @@ pub fn history(h: &innodb_analysis::row_history::RowHistory) -> String {
 }
 
 /// `undo --compare A B` for people.
-pub fn undo_comparison(c: &innodb_analysis::undo_report::UndoComparison) -> String {
+pub fn undo_comparison(c: &innodb_analysis::reports::undo_report::UndoComparison) -> String {
     let mut o = String::new();
     let trx = |t: Option<u64>| t.map_or("-".to_string(), |t| t.to_string());
     let _ = writeln!(o, "A: {}\nB: {}\n", c.a.dir, c.b.dir);
@@ -347,7 +347,7 @@ pub fn undo_comparison(c: &innodb_analysis::undo_report::UndoComparison) -> Stri
     tables.sort_unstable();
     tables.dedup();
     for id in tables {
-        let side = |s: &innodb_analysis::undo_report::UndoSide| {
+        let side = |s: &innodb_analysis::reports::undo_report::UndoSide| {
             s.by_table.iter().find(|t| t.table_id == id).cloned()
         };
         let (a, b) = (side(&c.a), side(&c.b));

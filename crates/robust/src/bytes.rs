@@ -1,7 +1,7 @@
 //! Entry points over raw bytes: decoders that work on one page image.
 
-use innodb_format::page_zip::{ZipInflater, ZipPage};
-use innodb_format::trx_undo_rec::UndoRecordHeader;
+use innodb_format::index::page_zip::{ZipInflater, ZipPage};
+use innodb_format::undo::trx_undo_rec::UndoRecordHeader;
 
 /// Inflates `page` as a ROW_FORMAT=COMPRESSED page under every logical page
 /// size it could belong to; returns the bytes produced.

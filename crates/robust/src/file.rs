@@ -1,17 +1,17 @@
 //! Entry points over a whole file: every command's library path and its
 //! renderers, as the command line runs them.
 
-use innodb_analysis::count_report::CountReport;
-use innodb_analysis::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::key_search;
-use innodb_analysis::picture::chart_builders;
-use innodb_analysis::picture::heatmap::{self, HeatmapBy};
-use innodb_analysis::records::{RecordsReport, Schema};
-use innodb_analysis::scan::NoObserver;
-use innodb_analysis::sdi_report::SdiReport;
-use innodb_analysis::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
-use innodb_analysis::tree_report::TreeReport;
-use innodb_analysis::undo_report::UndoReport;
+use innodb_analysis::pictures::chart_builders;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::reports::count_report::CountReport;
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_analysis::reports::scan::NoObserver;
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::reports::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
+use innodb_analysis::reports::tree_report::TreeReport;
+use innodb_analysis::reports::undo_report::UndoReport;
+use innodb_analysis::rows::key_search;
+use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
 use innodb_render::{json, png, space_text, text, undo_text};
 use innodb_space::dictionary::Dictionary;

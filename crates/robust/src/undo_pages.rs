@@ -14,8 +14,8 @@
 
 use crate::file;
 use innodb_format::bytes::u16_at;
-use innodb_format::fil_header::FIL_PAGE_TYPE;
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::FIL_PAGE_TYPE;
+use innodb_format::fil::page_type::PageType;
 use innodb_space::{OpenOptions, Tablespace};
 use std::io::Read;
 use std::path::Path;

@@ -6,9 +6,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use innodb_format::checksum as cks;
-use innodb_format::fil_header::FilHeader;
-use innodb_format::index_header::IndexHeader;
-use innodb_format::index_page::{IndexPage, RecordList};
+use innodb_format::fil::header::FilHeader;
+use innodb_format::index::header::IndexHeader;
+use innodb_format::index::page::{IndexPage, RecordList};
 use innodb_space::{OpenOptions, Tablespace};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -11,9 +11,9 @@
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::page_check::PageCheck;
-use innodb_format::index_header::{IndexHeader, PAGE_INDEX_ID, PAGE_LEVEL};
-use innodb_format::index_page::{IndexPage, PageProblem, RecordList};
-use innodb_format::record::RecordType;
+use innodb_format::index::header::{IndexHeader, PAGE_INDEX_ID, PAGE_LEVEL};
+use innodb_format::index::page::{IndexPage, PageProblem, RecordList};
+use innodb_format::index::record::RecordType;
 use innodb_format::FIL_NULL;
 
 /// One page of the tree, as the walk hands it to the visitor.
@@ -31,7 +31,7 @@ pub struct PageVisit<'p> {
     /// Problems the page's own checks found (already findings).
     pub problems: usize,
     /// For a ROW_FORMAT=COMPRESSED page: how its physical bytes are used.
-    pub zip: Option<innodb_format::page_zip::ZipSpace>,
+    pub zip: Option<innodb_format::index::page_zip::ZipSpace>,
 }
 
 /// The pages of one level in key order.
@@ -154,7 +154,7 @@ pub fn walk(
             reached_total += 1;
             // Sibling chain against key order. An R-tree's node pointers are
             // not in sibling order: its chain is checked as a whole below.
-            let rtree = check.page_type == innodb_format::page_type::PageType::RTREE;
+            let rtree = check.page_type == innodb_format::fil::page_type::PageType::RTREE;
             if rtree {
                 rtree_links.push((n, check.fil.prev, check.fil.next));
             }
@@ -169,13 +169,13 @@ pub fn walk(
                     check.fil.prev,
                     want_prev,
                     "FIL_PAGE_PREV",
-                    innodb_format::fil_header::FIL_PAGE_PREV,
+                    innodb_format::fil::header::FIL_PAGE_PREV,
                 ),
                 (
                     check.fil.next,
                     want_next,
                     "FIL_PAGE_NEXT",
-                    innodb_format::fil_header::FIL_PAGE_NEXT,
+                    innodb_format::fil::header::FIL_PAGE_NEXT,
                 ),
             ]
             .into_iter()
@@ -323,7 +323,7 @@ fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding
             findings.push(Finding::on_page(
                 FindingKind::BrokenList,
                 n,
-                innodb_format::fil_header::FIL_PAGE_PREV,
+                innodb_format::fil::header::FIL_PAGE_PREV,
                 "FIL_PAGE_PREV",
                 format!("sibling chain of R-tree level {level}: no page starts it"),
             ));
@@ -350,7 +350,7 @@ fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding
         findings.push(Finding::on_page(
             FindingKind::BrokenList,
             head,
-            innodb_format::fil_header::FIL_PAGE_NEXT,
+            innodb_format::fil::header::FIL_PAGE_NEXT,
             "FIL_PAGE_NEXT",
             format!(
                 "sibling chain of R-tree level {level} from page {head} passes {seen} of its {} pages ({} pages start a chain)",
@@ -378,7 +378,7 @@ fn is_marked(bits: &[u64], n: u32) -> bool {
 pub fn resolve_child(
     pages: &mut LogicalPages<'_>,
     page: &IndexPage<'_>,
-    rec: &innodb_format::record::RecordHeader,
+    rec: &innodb_format::index::record::RecordHeader,
     heap_order: &[usize],
 ) -> Option<u32> {
     let mut candidates = Vec::new();
@@ -403,9 +403,9 @@ fn child_fits(
     // The header of an uncompressed or ROW_FORMAT=COMPRESSED page is readable
     // in place; a page-compressed one must be inflated first.
     let head =
-        innodb_format::index_header::PAGE_HEADER + innodb_format::index_header::PAGE_HEADER_SIZE;
+        innodb_format::index::header::PAGE_HEADER + innodb_format::index::header::PAGE_HEADER_SIZE;
     let raw_ok = pages.read_prefix(n, head, buf).and_then(|()| {
-        let fil = innodb_format::fil_header::FilHeader::parse(buf).ok()?;
+        let fil = innodb_format::fil::header::FilHeader::parse(buf).ok()?;
         fil.page_type
             .is_index_layout(vendor)
             .then(|| IndexHeader::parse(buf).ok())
@@ -485,7 +485,7 @@ fn read_index_page(
     (
         PageCheck,
         IndexHeader,
-        Option<innodb_format::page_zip::ZipSpace>,
+        Option<innodb_format::index::page_zip::ZipSpace>,
     ),
     Finding,
 > {
@@ -503,7 +503,7 @@ fn read_index_page(
         return Err(Finding::on_page(
             FindingKind::Decompression,
             n,
-            innodb_format::page_zip::PAGE_DATA,
+            innodb_format::index::page_zip::PAGE_DATA,
             "ROW_FORMAT=COMPRESSED page",
             format!("the compressed page cannot be rebuilt: {e}"),
         ));
@@ -516,7 +516,7 @@ fn read_index_page(
         _ => Err(Finding::on_page(
             FindingKind::OwnershipMismatch,
             n,
-            innodb_format::fil_header::FIL_PAGE_TYPE,
+            innodb_format::fil::header::FIL_PAGE_TYPE,
             "FIL_PAGE_TYPE",
             format!(
                 "page {n} {where_}is a {} page, not an index page",

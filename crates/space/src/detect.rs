@@ -4,12 +4,12 @@
 //! `Datafile::find_space_id` votes).
 
 use innodb_format::checksum::{verify, ChecksumLayout, ChecksumVerdict};
-use innodb_format::fil_header::FIL_PAGE_TYPE;
-use innodb_format::fil_header::{FilHeader, FIL_PAGE_OFFSET};
-use innodb_format::fsp_flags::CompressionAlgorithm;
-use innodb_format::fsp_header::{FSP_SIZE, FSP_SPACE_FLAGS};
-use innodb_format::page_compressed::FIL_PAGE_COMP_ALGO;
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::FIL_PAGE_TYPE;
+use innodb_format::fil::header::{FilHeader, FIL_PAGE_OFFSET};
+use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flags::CompressionAlgorithm;
+use innodb_format::fsp::header::{FSP_SIZE, FSP_SPACE_FLAGS};
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::FormatError;
 
@@ -79,7 +79,7 @@ pub fn from_page0(file: &[u8]) -> Page0 {
                 ChecksumLayout::FullCrc32 => (
                     page0
                         .len()
-                        .saturating_sub(innodb_format::fil_trailer::FIL_PAGE_FCRC32_CHECKSUM),
+                        .saturating_sub(innodb_format::fil::trailer::FIL_PAGE_FCRC32_CHECKSUM),
                     "FIL_PAGE_FCRC32_CHECKSUM",
                 ),
                 _ => (0, "FIL_PAGE_SPACE_OR_CHKSUM"),

@@ -8,10 +8,10 @@ use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
 use innodb_format::bytes::{u32_at, u64_at};
-use innodb_format::dict_hdr::{
+use innodb_format::index::record::FieldRef;
+use innodb_format::sys::dict_hdr::{
     DICT_HDR_COLUMNS, DICT_HDR_FIELDS, DICT_HDR_INDEXES, DICT_HDR_PAGE_NO, DICT_HDR_TABLES,
 };
-use innodb_format::record::FieldRef;
 use serde::Serialize;
 
 /// A column (`SYS_COLUMNS`).

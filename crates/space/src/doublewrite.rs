@@ -2,9 +2,9 @@
 //! extent each, named by the TRX_SYS page, holding copies of pages of any
 //! tablespace.
 
-use innodb_format::fil_header::FilHeader;
-use innodb_format::page_type::PageType;
-use innodb_format::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
+use innodb_format::fil::header::FilHeader;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::sys::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
 use serde::Serialize;
 
 /// Where the doublewrite blocks lie in the system tablespace.

@@ -3,11 +3,11 @@
 
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
-use innodb_format::fil_header::FilHeader;
-use innodb_format::fseg_header::FsegHeader;
-use innodb_format::index_header::IndexHeader;
-use innodb_format::inode::{FSEG_ID, FSEG_MAGIC_N, FSEG_MAGIC_N_VALUE};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::FilHeader;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::fseg_header::FsegHeader;
+use innodb_format::fsp::inode::{FSEG_ID, FSEG_MAGIC_N, FSEG_MAGIC_N_VALUE};
+use innodb_format::index::header::IndexHeader;
 use innodb_format::FIL_NULL;
 use std::collections::BTreeMap;
 

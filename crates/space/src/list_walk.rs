@@ -7,7 +7,7 @@
 //! wrong.
 
 use crate::finding::{Finding, FindingKind};
-use innodb_format::flst::{FilAddr, FlstBase, FlstNode, FLST_NODE_SIZE};
+use innodb_format::fsp::flst::{FilAddr, FlstBase, FlstNode, FLST_NODE_SIZE};
 use innodb_format::FIL_NULL;
 use std::collections::HashSet;
 

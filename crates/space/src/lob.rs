@@ -16,18 +16,18 @@
 //! is reported as a message naming the page and the field.
 
 use crate::logical_pages::LogicalPages;
-use innodb_format::fil_header::FIL_PAGE_NEXT;
-use innodb_format::flst::{FilAddr, FlstBase};
-use innodb_format::lob_data_page::LobDataPage;
-use innodb_format::lob_first_page::{LobFirstPage, LOB_FIRST_INDEX_LIST};
-use innodb_format::lob_index_entry::LobIndexEntry;
-use innodb_format::lob_index_page;
-use innodb_format::page_type::PageType;
-use innodb_format::zlob_data_page::ZlobDataPage;
-use innodb_format::zlob_first_page::{ZlobFirstPage, ZLOB_FIRST_INDEX_LIST};
-use innodb_format::zlob_frag_page::ZlobFragPage;
-use innodb_format::zlob_index_entry::ZlobIndexEntry;
-use innodb_format::zlob_index_page;
+use innodb_format::fil::header::FIL_PAGE_NEXT;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flst::{FilAddr, FlstBase};
+use innodb_format::lob;
+use innodb_format::lob::data_page::LobDataPage;
+use innodb_format::lob::first_page::{LobFirstPage, LOB_FIRST_INDEX_LIST};
+use innodb_format::lob::index_entry::LobIndexEntry;
+use innodb_format::zlob;
+use innodb_format::zlob::data_page::ZlobDataPage;
+use innodb_format::zlob::first_page::{ZlobFirstPage, ZLOB_FIRST_INDEX_LIST};
+use innodb_format::zlob::frag_page::ZlobFragPage;
+use innodb_format::zlob::index_entry::ZlobIndexEntry;
 use innodb_format::FIL_NULL;
 use std::collections::HashSet;
 
@@ -370,8 +370,8 @@ impl Walk<'_, '_> {
             None => return Err(bad_slot(self, "which could not be kept".into())),
         };
         let ok = match self.kind {
-            Kind::Lob => lob_index_page::entry_slot(byte, img.len()).is_some(),
-            Kind::Zlob => zlob_index_page::entry_slot(byte, img.len()).is_some(),
+            Kind::Lob => lob::index_page::entry_slot(byte, img.len()).is_some(),
+            Kind::Zlob => zlob::index_page::entry_slot(byte, img.len()).is_some(),
         };
         if !ok {
             return Err(bad_slot(

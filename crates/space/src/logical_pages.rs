@@ -3,7 +3,7 @@
 
 use crate::page_check::{PageCheck, PageChecker};
 use crate::Tablespace;
-use innodb_format::page_zip::{ZipInflater, ZipPage, ZipSpace};
+use innodb_format::index::page_zip::{ZipInflater, ZipPage, ZipSpace};
 use innodb_format::FormatError;
 
 /// Reads pages of one tablespace one at a time, as logical images.

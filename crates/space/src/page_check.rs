@@ -4,11 +4,11 @@
 use crate::doublewrite::DoublewriteArea;
 use crate::finding::{Finding, FindingKind};
 use innodb_format::checksum::{self, ChecksumLayout, ChecksumVerdict};
-use innodb_format::fil_header::{FilHeader, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
-use innodb_format::fil_trailer::FilTrailer;
-use innodb_format::index_header::IndexHeader;
-use innodb_format::page_compressed::{CompressedFrame, PageDecompressor};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::{FilHeader, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
+use innodb_format::fil::page_compressed::{CompressedFrame, PageDecompressor};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fil::trailer::FilTrailer;
+use innodb_format::index::header::IndexHeader;
 use innodb_format::space_format::SpaceFormat;
 use serde::Serialize;
 
@@ -307,7 +307,7 @@ impl PageChecker {
             let size = checksum::full_crc32_frame_size(page);
             self.decompressor().decompress_full_crc32(
                 page.get(..size).unwrap_or(page),
-                algorithm.unwrap_or(innodb_format::fsp_flags::CompressionAlgorithm(0)),
+                algorithm.unwrap_or(innodb_format::fsp::flags::CompressionAlgorithm(0)),
             )
         } else {
             self.decompressor().decompress_classic(page)
@@ -337,7 +337,7 @@ impl PageChecker {
                 findings.push(Finding::on_page(
                     FindingKind::Decompression,
                     page_no,
-                    innodb_format::page_compressed::FIL_PAGE_COMP_ALGO,
+                    innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO,
                     "FIL_PAGE_COMP_ALGO",
                     e.to_string(),
                 ));

@@ -10,11 +10,11 @@
 
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
-use innodb_format::flst::FlstBase;
-use innodb_format::fseg_header::FsegHeader;
-use innodb_format::index_header::{IndexHeader, PAGE_BTR_SEG_LEAF, PAGE_BTR_SEG_TOP};
-use innodb_format::inode::{self, Inode, FSEG_MAGIC_N, FSEG_MAGIC_N_VALUE};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flst::FlstBase;
+use innodb_format::fsp::fseg_header::FsegHeader;
+use innodb_format::fsp::inode::{self, Inode, FSEG_MAGIC_N, FSEG_MAGIC_N_VALUE};
+use innodb_format::index::header::{IndexHeader, PAGE_BTR_SEG_LEAF, PAGE_BTR_SEG_TOP};
 use innodb_format::FIL_NULL;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -260,38 +260,38 @@ pub fn name_segments(pages: &mut LogicalPages<'_>, segments: &mut [Segment]) {
             }
         } else if t == PageType::TYPE_TRX_SYS {
             sites.push((
-                innodb_format::trx_sys::TRX_SYS_FSEG_HEADER,
+                innodb_format::sys::trx_sys::TRX_SYS_FSEG_HEADER,
                 SegmentOwner::TransactionSystem,
             ));
             sites.push((
-                ps - innodb_format::trx_sys::TRX_SYS_DOUBLEWRITE_FSEG_FROM_END,
+                ps - innodb_format::sys::trx_sys::TRX_SYS_DOUBLEWRITE_FSEG_FROM_END,
                 SegmentOwner::Doublewrite,
             ));
         } else if t == PageType::TYPE_SYS {
-            if space_id == 0 && n == innodb_format::ibuf_header::FSP_IBUF_HEADER_PAGE_NO {
+            if space_id == 0 && n == innodb_format::sys::ibuf_header::FSP_IBUF_HEADER_PAGE_NO {
                 sites.push((
-                    innodb_format::ibuf_header::IBUF_TREE_SEG_HEADER,
+                    innodb_format::sys::ibuf_header::IBUF_TREE_SEG_HEADER,
                     SegmentOwner::ChangeBuffer,
                 ));
-            } else if space_id == 0 && n == innodb_format::dict_hdr::DICT_HDR_PAGE_NO {
+            } else if space_id == 0 && n == innodb_format::sys::dict_hdr::DICT_HDR_PAGE_NO {
                 sites.push((
-                    innodb_format::dict_hdr::DICT_HDR_FSEG_HEADER,
+                    innodb_format::sys::dict_hdr::DICT_HDR_FSEG_HEADER,
                     SegmentOwner::DictionaryHeader,
                 ));
             } else {
                 sites.push((
-                    innodb_format::trx_rseg::TRX_RSEG_FSEG_HEADER,
+                    innodb_format::undo::trx_rseg::TRX_RSEG_FSEG_HEADER,
                     SegmentOwner::RollbackSegment { header_page: n },
                 ));
             }
         } else if t == PageType::UNDO_LOG {
             sites.push((
-                innodb_format::trx_undo::TRX_UNDO_FSEG_HEADER,
+                innodb_format::undo::trx_undo::TRX_UNDO_FSEG_HEADER,
                 SegmentOwner::UndoLog { header_page: n },
             ));
         } else if t == PageType::RSEG_ARRAY {
             sites.push((
-                innodb_format::rseg_array::RSEG_ARRAY_FSEG_HEADER,
+                innodb_format::undo::rseg_array::RSEG_ARRAY_FSEG_HEADER,
                 SegmentOwner::RollbackSegmentArray { header_page: n },
             ));
         }

@@ -13,12 +13,12 @@ use crate::list_walk::{self, ListName, ListWalk};
 use crate::logical_pages::LogicalPages;
 use crate::segment::{self, Segment};
 use crate::Tablespace;
-use innodb_format::flst::{FilAddr, FlstBase};
-use innodb_format::fsp_header::{
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flst::{FilAddr, FlstBase};
+use innodb_format::fsp::header::{
     FSP_FREE, FSP_FREE_FRAG, FSP_FULL_FRAG, FSP_SEG_INODES_FREE, FSP_SEG_INODES_FULL,
 };
-use innodb_format::page_type::PageType;
-use innodb_format::xdes::{self, XdesEntry, XdesState, XDES_ARR_OFFSET, XDES_FLST_NODE};
+use innodb_format::fsp::xdes::{self, XdesEntry, XdesState, XDES_ARR_OFFSET, XDES_FLST_NODE};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -317,7 +317,7 @@ impl SpaceMap {
             findings.push(Finding::on_page(
                 FindingKind::ExtentState,
                 n,
-                if page.check.all_zero { 0 } else { innodb_format::fil_header::FIL_PAGE_TYPE },
+                if page.check.all_zero { 0 } else { innodb_format::fil::header::FIL_PAGE_TYPE },
                 "FIL_PAGE_TYPE",
                 format!(
                     "page {n} should be the {} page describing pages {n}..{} but {}; those extents are reported as undescribed",
@@ -487,19 +487,19 @@ impl SpaceMap {
         for (name, rel, base, list) in [
             (
                 "FSEG_FREE",
-                innodb_format::inode::FSEG_FREE,
+                innodb_format::fsp::inode::FSEG_FREE,
                 seg.free_base,
                 ExtentList::SegmentFree(i),
             ),
             (
                 "FSEG_NOT_FULL",
-                innodb_format::inode::FSEG_NOT_FULL,
+                innodb_format::fsp::inode::FSEG_NOT_FULL,
                 seg.not_full_base,
                 ExtentList::SegmentNotFull(i),
             ),
             (
                 "FSEG_FULL",
-                innodb_format::inode::FSEG_FULL,
+                innodb_format::fsp::inode::FSEG_FULL,
                 seg.full_base,
                 ExtentList::SegmentFull(i),
             ),
@@ -531,7 +531,7 @@ impl SpaceMap {
                     findings.push(Finding::on_page(
                         FindingKind::BadInode,
                         seg.inode_page,
-                        seg.inode_offset + innodb_format::inode::FSEG_FRAG_ARR,
+                        seg.inode_offset + innodb_format::fsp::inode::FSEG_FRAG_ARR,
                         "FSEG_FRAG_ARR",
                         format!(
                             "segment {} lists fragment page {p}, beyond the file's {} pages",
@@ -656,7 +656,7 @@ impl SpaceMap {
             findings.push(Finding::on_page(
                 FindingKind::CountMismatch,
                 0,
-                innodb_format::fsp_header::FSP_FRAG_N_USED,
+                innodb_format::fsp::header::FSP_FRAG_N_USED,
                 "FSP_FRAG_N_USED",
                 format!(
                     "FSP_FRAG_N_USED says {} used pages in FREE_FRAG extents; their descriptors mark {frag_used} used",
@@ -675,7 +675,7 @@ impl SpaceMap {
                 findings.push(Finding::on_page(
                     FindingKind::CountMismatch,
                     seg.inode_page,
-                    seg.inode_offset + innodb_format::inode::FSEG_NOT_FULL_N_USED,
+                    seg.inode_offset + innodb_format::fsp::inode::FSEG_NOT_FULL_N_USED,
                     "FSEG_NOT_FULL_N_USED",
                     format!(
                         "segment {} says {} used pages in its NOT_FULL extents; their descriptors mark {used} used",
@@ -695,7 +695,7 @@ fn walk_inode_list(
     page_count: u32,
     findings: &mut Vec<Finding>,
 ) -> ListWalk {
-    let node_offset = innodb_format::inode::FSEG_INODE_PAGE_NODE as u16;
+    let node_offset = innodb_format::fsp::inode::FSEG_INODE_PAGE_NODE as u16;
     list_walk::walk(
         list,
         base,

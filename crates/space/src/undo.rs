@@ -11,16 +11,16 @@ use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::page_check::PageCheck;
 use crate::Tablespace;
-use innodb_format::fil_header::FIL_PAGE_TYPE;
-use innodb_format::flst::FilAddr;
-use innodb_format::page_type::PageType;
-use innodb_format::trx_rseg::{RsegHeader, WsrepXid};
-use innodb_format::trx_sys::{self, BinlogPos, RsegSlot, TRX_SYS_PAGE_NO};
-use innodb_format::trx_undo::{
+use innodb_format::fil::header::FIL_PAGE_TYPE;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flst::FilAddr;
+use innodb_format::sys::trx_sys::{self, BinlogPos, RsegSlot, TRX_SYS_PAGE_NO};
+use innodb_format::undo::trx_rseg::{RsegHeader, WsrepXid};
+use innodb_format::undo::trx_undo::{
     UndoLogHeader, UndoPageHeader, UndoSegHeader, TRX_UNDO_HISTORY_NODE, TRX_UNDO_PAGE_LIST,
     TRX_UNDO_PAGE_NODE,
 };
-use innodb_format::trx_undo_rec::UndoRecordHeader;
+use innodb_format::undo::trx_undo_rec::UndoRecordHeader;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
@@ -43,7 +43,7 @@ impl RecordCounts {
         self.bytes += bytes;
         *self
             .by_kind
-            .entry(innodb_format::trx_undo_rec::kind::name(r.kind))
+            .entry(innodb_format::undo::trx_undo_rec::kind::name(r.kind))
             .or_default() += 1;
         let t = self.by_table.entry(r.table_id).or_default();
         t.0 += 1;
@@ -135,7 +135,7 @@ pub struct UndoSegment {
     pub trx_id: Option<u64>,
     /// That log's XA transaction id, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub xid: Option<innodb_format::trx_undo::Xid>,
+    pub xid: Option<innodb_format::undo::trx_undo::Xid>,
     /// That log's records (segments in use only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<RecordCounts>,
@@ -334,7 +334,7 @@ fn read_rseg_trailer(page: &[u8], out: &mut RollbackSegment, ctx: &mut Ctx<'_>) 
         Ok(b) => out.binlog = b,
         Err(e) => finding(
             "TRX_RSEG_BINLOG_NAME",
-            after_slots + innodb_format::trx_rseg::TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID,
+            after_slots + innodb_format::undo::trx_rseg::TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID,
             e,
         ),
     }
@@ -342,13 +342,13 @@ fn read_rseg_trailer(page: &[u8], out: &mut RollbackSegment, ctx: &mut Ctx<'_>) 
         Ok(x) => out.wsrep_xid = x,
         Err(e) => finding(
             "TRX_RSEG_WSREP_XID_INFO",
-            after_slots + innodb_format::trx_rseg::TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID,
+            after_slots + innodb_format::undo::trx_rseg::TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID,
             e,
         ),
     }
-    match innodb_format::fil_header::FilHeader::parse(page) {
+    match innodb_format::fil::header::FilHeader::parse(page) {
         Ok(h) => out.page_lsn = Some(h.lsn),
-        Err(e) => finding("FIL_PAGE_LSN", innodb_format::fil_header::FIL_PAGE_LSN, e),
+        Err(e) => finding("FIL_PAGE_LSN", innodb_format::fil::header::FIL_PAGE_LSN, e),
     }
 }
 
@@ -431,7 +431,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
         ctx.findings.push(Finding::on_page(
             FindingKind::CountMismatch,
             slot.page_no,
-            innodb_format::trx_rseg::TRX_RSEG_HISTORY,
+            innodb_format::undo::trx_rseg::TRX_RSEG_HISTORY,
             "TRX_RSEG_HISTORY",
             format!(
                 "space {}: rollback segment {} says its history list has {} undo logs; {} were walked",
@@ -459,7 +459,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
         let seg = check.and_then(|_| UndoSegHeader::parse(&buf).ok());
         match seg {
             Some(h) => {
-                use innodb_format::trx_undo::{state, Xid};
+                use innodb_format::undo::trx_undo::{state, Xid};
                 let in_use = matches!(h.state, state::ACTIVE | state::PREPARED);
                 let page_type = UndoPageHeader::parse(&buf).map_or(0, |p| p.page_type);
                 let last_log = (h.last_log != 0)
@@ -503,7 +503,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             None => ctx.findings.push(Finding::on_page(
                 FindingKind::Unreadable,
                 page,
-                innodb_format::trx_undo::TRX_UNDO_SEG_HDR,
+                innodb_format::undo::trx_undo::TRX_UNDO_SEG_HDR,
                 "TRX_UNDO_SEG_HDR",
                 format!(
                     "space {}: undo segment of rollback segment {} slot {s} cannot be read",

@@ -11,8 +11,8 @@
 
 use crate::logical_pages::LogicalPages;
 use flate2::{Decompress, FlushDecompress, Status};
-use innodb_format::fil_header::{FIL_PAGE_DATA, FIL_PAGE_NEXT};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::{FIL_PAGE_DATA, FIL_PAGE_NEXT};
+use innodb_format::fil::page_type::PageType;
 use innodb_format::FIL_NULL;
 use std::collections::HashSet;
 

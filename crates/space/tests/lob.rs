@@ -6,9 +6,11 @@
 // In tests a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use innodb_format::fil_header::{FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
-use innodb_format::lob_ref::{LobRef, LOB_REF_SIZE};
-use innodb_format::page_type::PageType;
+use innodb_format::fil::header::{
+    FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE,
+};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::lob::field_ref::{LobRef, LOB_REF_SIZE};
 use innodb_space::lob::{read_lob, read_lob_version};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::{OpenOptions, Tablespace};
@@ -642,9 +644,9 @@ fn old_chain(space: &Tablespace, r: &LobRef) -> Vec<u8> {
     while out.len() < r.length as usize {
         let p = pages.read(page).unwrap();
         assert_eq!(p.check.page_type, PageType::TYPE_BLOB);
-        let (part, next) = innodb_format::sdi::blob_part(&p.bytes, offset).unwrap();
+        let (part, next) = innodb_format::index::sdi::blob_part(&p.bytes, offset).unwrap();
         out.extend_from_slice(part);
-        (page, offset) = (next, innodb_format::fil_header::FIL_PAGE_DATA);
+        (page, offset) = (next, innodb_format::fil::header::FIL_PAGE_DATA);
     }
     out
 }

@@ -2,8 +2,8 @@
 //! an index, the pages of a level, the findings and a row's versions.
 
 use crate::app::App;
-use innodb_analysis::row_history::{value_text, RowHistory};
-use innodb_analysis::tree_report::TreePage;
+use innodb_analysis::reports::tree_report::TreePage;
+use innodb_analysis::rows::row_history::{value_text, RowHistory};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};

@@ -3,8 +3,8 @@
 
 use super::colour;
 use crate::app::App;
-use innodb_analysis::picture::heatmap::HeatmapBy;
-use innodb_analysis::picture::{palette, LevelMeaning, Raster, NO_CLASS};
+use innodb_analysis::pictures::heatmap::HeatmapBy;
+use innodb_analysis::pictures::{palette, LevelMeaning, Raster, NO_CLASS};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

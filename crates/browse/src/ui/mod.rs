@@ -6,7 +6,7 @@ mod page;
 
 use crate::action::KEYS;
 use crate::app::{App, PromptKind, View};
-use innodb_analysis::picture::Rgb;
+use innodb_analysis::pictures::Rgb;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};

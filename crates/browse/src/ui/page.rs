@@ -47,7 +47,7 @@ pub fn page(frame: &mut Frame, area: Rect, p: &PageView) {
 fn item_line<'a>(
     p: &'a PageView,
     it: &Item,
-    typed: Option<&'a innodb_analysis::records::RecordsReport>,
+    typed: Option<&'a innodb_analysis::rows::records::RecordsReport>,
 ) -> Line<'a> {
     let d = &p.detail;
     match *it {
@@ -99,7 +99,8 @@ fn item_line<'a>(
                                 .zip(&row.values)
                                 .enumerate()
                                 .map(|(i, (f, v))| {
-                                    let mut text = innodb_analysis::row_history::value_text(v);
+                                    let mut text =
+                                        innodb_analysis::rows::row_history::value_text(v);
                                     if text.chars().count() > 40 {
                                         text = text.chars().take(40).collect::<String>() + "…";
                                     }

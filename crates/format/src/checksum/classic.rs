@@ -4,7 +4,7 @@
 use super::crc32c::{crc32c, Crc32cStream};
 use super::innodb_fold::fold_binary;
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
-use crate::fil_header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET};
+use crate::fil::header::{FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET};
 
 /// `page[start..end]`, or nothing when the page is too short to hold it
 /// (pages shorter than [`super::MIN_CHECKSUM_PAGE`] never verify).

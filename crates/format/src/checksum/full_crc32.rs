@@ -1,8 +1,8 @@
 //! MariaDB full_crc32: CRC-32C of `[0, S-4)` stored big-endian at `S-4`.
 
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict};
-use crate::fil_header::FIL_PAGE_TYPE;
-use crate::page_type::PageType;
+use crate::fil::header::FIL_PAGE_TYPE;
+use crate::fil::page_type::PageType;
 
 /// Size of the checksummed frame: the page, or for a page-compressed frame
 /// (`FIL_PAGE_TYPE` = `0x8000 | n`) `n * 256` bytes, when that fits.
@@ -10,7 +10,7 @@ pub fn frame_size(page: &[u8]) -> usize {
     let t = PageType(crate::bytes::u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").unwrap_or(0));
     if t.is_full_crc32_compressed() {
         let s = usize::from(t.0 & 0x7FFF) << 8;
-        if s >= crate::fil_header::FIL_PAGE_DATA + 4 && s <= page.len() {
+        if s >= crate::fil::header::FIL_PAGE_DATA + 4 && s <= page.len() {
             return s;
         }
     }

@@ -24,7 +24,7 @@ use serde::Serialize;
 pub const BUF_NO_CHECKSUM_MAGIC: u32 = 0xDEAD_BEEF;
 
 /// Pages shorter than this cannot hold a FIL header and trailer; they never verify.
-pub const MIN_CHECKSUM_PAGE: usize = crate::fil_header::FIL_PAGE_DATA + 8;
+pub const MIN_CHECKSUM_PAGE: usize = crate::fil::header::FIL_PAGE_DATA + 8;
 
 /// A checksum algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -4,7 +4,7 @@
 //! `[34, zip_size)` (space id and all data).
 
 use super::{read_u32, ChecksumAlgorithm, ChecksumValue, ChecksumVerdict, BUF_NO_CHECKSUM_MAGIC};
-use crate::fil_header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
+use crate::fil::header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE};
 
 /// The three covered ranges; a range the page is too short to hold is
 /// empty (pages shorter than [`super::MIN_CHECKSUM_PAGE`] never verify).

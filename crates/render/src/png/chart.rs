@@ -7,7 +7,7 @@ use super::{
     text, AXIS, GRID, HEADER_H, INK, LINE, MARGIN, MAX_WIDTH, MIN_WIDTH,
 };
 use image::RgbImage;
-use innodb_analysis::picture::{Chart, ChartKind};
+use innodb_analysis::pictures::{Chart, ChartKind};
 
 /// Height of the plot area.
 const PLOT_H: u32 = 240;
@@ -339,7 +339,7 @@ fn draw_steps(img: &mut RgbImage, c: &Chart, l: &Layout) {
 mod tests {
     use super::*;
     use crate::png::{encode, tests::count, BACKGROUND};
-    use innodb_analysis::picture::{Rgb, Series};
+    use innodb_analysis::pictures::{Rgb, Series};
 
     const A: Rgb = Rgb(220, 40, 30);
     const B: Rgb = Rgb(30, 90, 200);

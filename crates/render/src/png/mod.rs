@@ -1,5 +1,5 @@
-//! Pictures as PNG: a [`Raster`](innodb_analysis::picture::Raster) (a map of
-//! a tablespace) or a [`Chart`](innodb_analysis::picture::Chart) drawn into an
+//! Pictures as PNG: a [`Raster`](innodb_analysis::pictures::Raster) (a map of
+//! a tablespace) or a [`Chart`](innodb_analysis::pictures::Chart) drawn into an
 //! RGB image, and the image encoded as PNG bytes.
 //!
 //! Text is drawn with an embedded 8×8 bitmap font (no system font), dark
@@ -18,7 +18,7 @@ pub use chart::chart_image;
 pub use raster::{cell_rect, raster_image, raster_layout, RasterLayout};
 
 use image::{ImageEncoder, RgbImage};
-use innodb_analysis::picture::Rgb;
+use innodb_analysis::pictures::Rgb;
 
 /// `img` as PNG bytes.
 pub fn encode(img: &RgbImage) -> Result<Vec<u8>, String> {

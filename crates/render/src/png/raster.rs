@@ -7,7 +7,7 @@ use super::{
     HEADER_H, INK, LINE, MARGIN, MAX_WIDTH, MIN_WIDTH,
 };
 use image::RgbImage;
-use innodb_analysis::picture::{Cell, Histogram, LevelMeaning, Raster, Rgb};
+use innodb_analysis::pictures::{Cell, Histogram, LevelMeaning, Raster, Rgb};
 
 /// Width of the map that cell widths aim at.
 const MAP_WIDTH: u32 = 1024;
@@ -332,7 +332,7 @@ fn draw_histogram(img: &mut RgbImage, l: &RasterLayout, r: &Raster, h: &Histogra
 mod tests {
     use super::*;
     use crate::png::{encode, px, tests::count, BACKGROUND, SWATCH};
-    use innodb_analysis::picture::{LegendItem, NO_CLASS};
+    use innodb_analysis::pictures::{LegendItem, NO_CLASS};
 
     fn item(label: &str, colour: Rgb, pages: u64) -> LegendItem {
         LegendItem {

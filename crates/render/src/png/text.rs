@@ -5,7 +5,7 @@
 use super::fill_rect;
 use font8x8::legacy::BASIC_LEGACY;
 use image::RgbImage;
-use innodb_analysis::picture::Rgb;
+use innodb_analysis::pictures::Rgb;
 
 /// Side of a glyph at scale 1, in pixels.
 pub(crate) const GLYPH: u32 = 8;

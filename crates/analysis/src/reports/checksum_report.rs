@@ -1,0 +1,190 @@
+//! `checksum`: verify every page; list the bad ones with stored and computed values.
+
+use crate::reports::page_ranges::PageRanges;
+use crate::reports::scan::{scan, scan_pages, PageConsumer};
+use crate::reports::summary::verdict_name;
+use innodb_format::checksum::{ChecksumValue, ChecksumVerdict};
+use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A page that failed verification.
+#[derive(Debug, Clone, Serialize)]
+pub struct BadPage {
+    /// Page number.
+    pub page: u32,
+    /// The values stored on the page.
+    pub stored: Vec<ChecksumValue>,
+    /// What each algorithm computes.
+    pub computed: Vec<ChecksumValue>,
+}
+
+/// The verification result for one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChecksumReport {
+    /// The file as given.
+    pub file: String,
+    /// Pages checked.
+    pub pages: u64,
+    /// Pages that verify, by algorithm (plus `all_zero`, `bad`, `unverifiable`).
+    pub by_algorithm: BTreeMap<String, u64>,
+    /// Pages that do not verify, with their values: the first
+    /// [`ChecksumReport::DETAILED`] of them.
+    pub bad_pages: Vec<BadPage>,
+    /// Every page that does not verify.
+    pub bad_page_ranges: PageRanges,
+    /// Pages whose header and trailer LSN disagree.
+    pub lsn_mismatches: PageRanges,
+    /// Pages that cannot be verified (encrypted, unsupported compression).
+    pub unverifiable: PageRanges,
+    /// Other findings (page number or space id mismatches, file size): the
+    /// first [`FindingLog::PER_KIND`] of each kind.
+    pub other_findings: Vec<Finding>,
+    /// Other findings in all, by kind.
+    pub other_findings_by_kind: BTreeMap<String, u64>,
+}
+
+impl ChecksumReport {
+    /// True when every page verifies and every LSN agrees. A page that cannot
+    /// be verified (encrypted, unsupported compression) is not proven valid.
+    pub fn all_valid(&self) -> bool {
+        self.bad_page_ranges.is_empty()
+            && self.lsn_mismatches.is_empty()
+            && self.unverifiable.is_empty()
+    }
+
+    /// Bad pages listed with their stored and computed values; the rest are
+    /// only in [`ChecksumReport::bad_page_ranges`] (memory stays bounded on a
+    /// file damaged on every page).
+    pub const DETAILED: usize = 1000;
+
+    /// Verifies every page of `space`.
+    pub fn build(space: &Tablespace) -> ChecksumReport {
+        Self::build_threads(space, 1)
+    }
+
+    /// Verifies every page of `space` with `threads` threads, each over a
+    /// contiguous run of pages; the result is the same as with one.
+    pub fn build_threads(space: &Tablespace, threads: usize) -> ChecksumReport {
+        let pages = space.page_count();
+        let threads = u32::try_from(threads.max(1)).unwrap_or(1).min(pages.max(1));
+        let (acc, findings) = if threads <= 1 {
+            let mut acc = Acc::default();
+            let findings = scan(space, None, &mut [&mut acc]);
+            (acc, findings)
+        } else {
+            let per = pages.div_ceil(threads);
+            let parts: Vec<(Acc, FindingLog)> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let first = t * per;
+                        let last = (first + per).min(pages).saturating_sub(1);
+                        s.spawn(move || {
+                            let mut acc = Acc::default();
+                            let f = scan_pages(space, first, last, &mut [&mut acc]);
+                            (acc, f)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| (Acc::default(), FindingLog::new()))
+                    })
+                    .collect()
+            });
+            let mut acc = Acc::default();
+            let mut findings: FindingLog = space.open_findings().iter().cloned().collect();
+            for (a, f) in parts {
+                acc.merge(a);
+                findings.append(f);
+            }
+            (acc, findings)
+        };
+        let is_other = |k: FindingKind| {
+            !matches!(
+                k,
+                FindingKind::BadChecksum | FindingKind::LsnMismatch | FindingKind::Unverifiable
+            )
+        };
+        let other_findings_by_kind = findings
+            .counts()
+            .iter()
+            .filter(|(k, _)| is_other(**k))
+            .map(|(k, n)| (k.name().to_string(), *n))
+            .collect();
+        let other_findings = findings
+            .into_kept()
+            .into_iter()
+            .filter(|f| is_other(f.kind))
+            .collect();
+        ChecksumReport {
+            file: space.path().display().to_string(),
+            pages: acc.pages,
+            by_algorithm: acc
+                .by_algorithm
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            bad_pages: acc.bad,
+            bad_page_ranges: acc.bad_ranges,
+            lsn_mismatches: acc.lsn,
+            unverifiable: acc.unverifiable,
+            other_findings,
+            other_findings_by_kind,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Acc {
+    pages: u64,
+    by_algorithm: BTreeMap<&'static str, u64>,
+    bad: Vec<BadPage>,
+    bad_ranges: PageRanges,
+    lsn: PageRanges,
+    unverifiable: PageRanges,
+}
+
+impl Acc {
+    /// Adds the counts of a later run of pages.
+    fn merge(&mut self, other: Acc) {
+        self.pages += other.pages;
+        for (k, v) in other.by_algorithm {
+            *self.by_algorithm.entry(k).or_insert(0) += v;
+        }
+        let room = ChecksumReport::DETAILED.saturating_sub(self.bad.len());
+        self.bad.extend(other.bad.into_iter().take(room));
+        self.bad_ranges.append(other.bad_ranges);
+        self.lsn.append(other.lsn);
+        self.unverifiable.append(other.unverifiable);
+    }
+}
+
+impl PageConsumer for Acc {
+    fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
+        self.pages += 1;
+        *self
+            .by_algorithm
+            .entry(verdict_name(&c.checksum))
+            .or_insert(0) += 1;
+        match &c.checksum {
+            ChecksumVerdict::Invalid { stored, computed } => {
+                self.bad_ranges.push(c.page_no);
+                if self.bad.len() < ChecksumReport::DETAILED {
+                    self.bad.push(BadPage {
+                        page: c.page_no,
+                        stored: stored.clone(),
+                        computed: computed.clone(),
+                    });
+                }
+            }
+            ChecksumVerdict::Unverifiable { .. } => self.unverifiable.push(c.page_no),
+            _ => {}
+        }
+        if c.lsn_consistent == Some(false) {
+            self.lsn.push(c.page_no);
+        }
+    }
+}

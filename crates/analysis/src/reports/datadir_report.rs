@@ -1,0 +1,294 @@
+//! Reports over every tablespace of a data directory: each file's report
+//! made in parallel (a thread per CPU, each taking the next file), then one
+//! row per file and the totals.
+
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// One file's report, or why it could not be made.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileResult<R> {
+    /// The file.
+    pub file: String,
+    /// Bytes in the file.
+    pub bytes: u64,
+    /// The report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<R>,
+    /// Why there is no report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Why there is no report although nothing failed (a file without SDI).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The tablespaces of a data directory: `ibdata*`, `undo*` and `mysql.ibd`
+/// at the top, then every `.ibd` one level down (each possibly gzipped),
+/// sorted.
+pub fn tablespaces(dir: &Path) -> Vec<PathBuf> {
+    let entries = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d)
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default()
+    };
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let is_ibd = |p: &Path| {
+        let n = name(p);
+        n.ends_with(".ibd") || n.ends_with(".ibd.gz")
+    };
+    let mut top: Vec<PathBuf> = entries(dir)
+        .into_iter()
+        .filter(|p| {
+            let n = name(p);
+            p.is_file() && (n.starts_with("ibdata") || n.starts_with("undo") || is_ibd(p))
+        })
+        .collect();
+    top.sort();
+    let mut below: Vec<PathBuf> = entries(dir)
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .flat_map(|d| entries(&d))
+        .filter(|p| p.is_file() && is_ibd(p))
+        .collect();
+    below.sort();
+    top.extend(below);
+    top
+}
+
+/// Runs `work` on every file with up to `threads` threads; results in the
+/// order of `files`.
+pub fn over_files<R: Send>(
+    files: &[PathBuf],
+    threads: usize,
+    work: impl Fn(&Path) -> Result<R, String> + Sync,
+) -> Vec<FileResult<R>> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<FileResult<R>>>> = files.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, files.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = files.get(i) else { break };
+                let result = work(path);
+                let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                let (report, error) = match result {
+                    Ok(r) => (Some(r), None),
+                    Err(e) => (None, Some(e)),
+                };
+                if let Some(slot) = slots.get(i) {
+                    if let Ok(mut g) = slot.lock() {
+                        *g = Some(FileResult {
+                            file: path.display().to_string(),
+                            bytes,
+                            report,
+                            error,
+                            note: None,
+                        });
+                    }
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().ok().flatten())
+        .collect()
+}
+
+/// A report over a data directory: every file's, and the totals.
+#[derive(Debug, Clone, Serialize)]
+pub struct DatadirReport<R, T> {
+    /// The directory.
+    pub datadir: String,
+    /// Per file, in file order.
+    pub files: Vec<FileResult<R>>,
+    /// The sums over the files.
+    pub totals: T,
+}
+
+/// Sums a count over the files that have a report.
+pub fn sum<R>(files: &[FileResult<R>], f: impl Fn(&R) -> u64) -> u64 {
+    files.iter().filter_map(|r| r.report.as_ref()).map(f).sum()
+}
+
+/// Totals of `summary` over a data directory.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SummaryTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files that could not be read.
+    pub errors: usize,
+    /// Bytes in all files.
+    pub bytes: u64,
+    /// Pages in all files.
+    pub pages: u64,
+    /// Pages whose checksum does not verify.
+    pub bad_checksums: u64,
+    /// Pages whose header and trailer LSN disagree.
+    pub lsn_mismatches: u64,
+    /// All-zero pages.
+    pub all_zero_pages: u64,
+    /// Pages by type, over all files.
+    pub page_types: std::collections::BTreeMap<String, u64>,
+}
+
+impl SummaryTotals {
+    /// The totals of `files`.
+    pub fn of(files: &[FileResult<crate::Summary>]) -> Self {
+        let mut page_types = std::collections::BTreeMap::new();
+        for s in files.iter().filter_map(|f| f.report.as_ref()) {
+            for (k, v) in &s.page_types {
+                *page_types.entry(k.clone()).or_insert(0) += v;
+            }
+        }
+        SummaryTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+            bytes: files.iter().map(|f| f.bytes).sum(),
+            pages: sum(files, |s| u64::from(s.page_count)),
+            bad_checksums: sum(files, |s| s.bad_checksums),
+            lsn_mismatches: sum(files, |s| s.lsn_mismatches),
+            all_zero_pages: sum(files, |s| s.all_zero_pages),
+            page_types,
+        }
+    }
+}
+
+/// Totals of `checksum` over a data directory.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ChecksumTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files that could not be read.
+    pub errors: usize,
+    /// Pages checked.
+    pub pages: u64,
+    /// Pages that do not verify.
+    pub bad_pages: u64,
+    /// Pages whose header and trailer LSN disagree.
+    pub lsn_mismatches: u64,
+    /// Pages that cannot be verified.
+    pub unverifiable: u64,
+}
+
+impl ChecksumTotals {
+    /// The totals of `files`.
+    pub fn of(files: &[FileResult<crate::ChecksumReport>]) -> Self {
+        ChecksumTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+            pages: sum(files, |r| r.pages),
+            bad_pages: sum(files, |r| r.bad_page_ranges.len() as u64),
+            lsn_mismatches: sum(files, |r| r.lsn_mismatches.len() as u64),
+            unverifiable: sum(files, |r| r.unverifiable.len() as u64),
+        }
+    }
+}
+
+/// Totals of `waste` over a data directory.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WasteTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files whose space map could not be read.
+    pub errors: usize,
+    /// Pages in all files.
+    pub pages: u64,
+    /// Pages in use.
+    pub used_pages: u64,
+    /// Free pages in extents segments reserved.
+    pub reserved_unused_pages: u64,
+    /// Free pages in fragment extents.
+    pub fragment_unused_pages: u64,
+    /// Free extents and pages beyond the free limit.
+    pub free_pages: u64,
+    /// (pages − used) / pages, in percent.
+    pub waste_percent: f64,
+}
+
+impl WasteTotals {
+    /// The totals of `files`.
+    pub fn of(files: &[FileResult<crate::reports::space_reports::WasteReport>]) -> Self {
+        let pages = sum(files, |r| r.header.file_pages);
+        let used = sum(files, |r| r.used_pages);
+        WasteTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+            pages,
+            used_pages: used,
+            reserved_unused_pages: sum(files, |r| r.reserved_unused_pages),
+            fragment_unused_pages: sum(files, |r| r.fragment_unused_pages),
+            free_pages: sum(files, |r| r.free_pages),
+            waste_percent: if pages == 0 {
+                0.0
+            } else {
+                ((pages - used.min(pages)) as f64 * 10000.0 / pages as f64).round() / 100.0
+            },
+        }
+    }
+}
+
+/// Totals of `indexes` over a data directory.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IndexesTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files whose space map could not be read.
+    pub errors: usize,
+    /// Indexes walked.
+    pub indexes: usize,
+    /// Pages of all trees.
+    pub pages: u64,
+    /// Leaf records of all indexes (rows, counted once per index).
+    pub records: u64,
+    /// Findings of the walks.
+    pub findings: usize,
+}
+
+impl IndexesTotals {
+    /// The totals of `files`.
+    pub fn of(files: &[FileResult<crate::reports::indexes::IndexesReport>]) -> Self {
+        let reports = || files.iter().filter_map(|f| f.report.as_ref());
+        IndexesTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+            indexes: reports().map(|r| r.indexes.len()).sum(),
+            pages: sum(files, |r| {
+                r.indexes
+                    .iter()
+                    .map(|i| i.pages_per_level.iter().sum::<u64>())
+                    .sum()
+            }),
+            records: sum(files, |r| r.indexes.iter().map(|i| i.records).sum()),
+            findings: reports()
+                .map(|r| r.findings.findings_by_kind.values().sum::<u64>() as usize)
+                .sum(),
+        }
+    }
+}
+
+/// Totals of a report that has no sums of its own: how many files.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileTotals {
+    /// Files read.
+    pub files: usize,
+    /// Files that gave no report.
+    pub errors: usize,
+}
+
+impl FileTotals {
+    /// The totals of `files`.
+    pub fn of<R>(files: &[FileResult<R>]) -> Self {
+        FileTotals {
+            files: files.len(),
+            errors: files.iter().filter(|f| f.error.is_some()).count(),
+        }
+    }
+}

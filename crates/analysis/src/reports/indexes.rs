@@ -1,0 +1,397 @@
+//! Index analysis: every B+tree walked from its root, with record counts,
+//! levels, page fill and leaf-chain locality; one scan over the file then
+//! accounts for every page and finds index pages no walk reached.
+
+use crate::reports::ownership::{classify, PageUse, SpaceAccount};
+use crate::reports::scan::PageConsumer;
+use crate::reports::space_reports::{header, IndexRow, SpaceFindings, SpaceHeader};
+use innodb_space::btree::{self, PageVisit, TreeWalk};
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::space_map::{NoSpaceMap, SpaceMap};
+use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
+use serde::Serialize;
+
+/// Buckets of a fill histogram: 0–10 %, …, 90–100 %, over 100 %.
+pub const FILL_BUCKETS: usize = 11;
+
+/// One level of one index.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LevelStats {
+    /// `PAGE_LEVEL` (0 = leaves).
+    pub level: u16,
+    /// Pages of the level.
+    pub pages: u64,
+    /// User records (node pointers above the leaves), delete-marked included.
+    pub records: u64,
+    /// Delete-marked records.
+    pub delete_marked: u64,
+    /// Records in the pages' garbage lists.
+    pub garbage_records: u64,
+    /// Bytes of records (`page_get_data_size`) summed over the level.
+    pub data_bytes: u64,
+    /// Free bytes summed over the level (contiguous free space, garbage not included).
+    pub free_bytes: u64,
+    /// `PAGE_GARBAGE` summed over the level.
+    pub garbage_bytes: u64,
+    /// Mean fill: data bytes / usable bytes of an empty page.
+    pub fill: f64,
+    /// Pages per fill bucket: 0–10 %, 10–20 %, …, 90–100 %, over 100 %.
+    pub fill_histogram: [u64; FILL_BUCKETS],
+    #[serde(skip)]
+    usable_bytes: u64,
+}
+
+/// How the leaves lie on disk, in key order.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LeafLocality {
+    /// Leaf pages in the chain.
+    pub leaves: u64,
+    /// Share of `next` links to the physically next page (0 to 1).
+    pub sequential_share: f64,
+    /// Mean distance in pages between a leaf and the next one.
+    pub mean_jump: f64,
+    /// Median distance.
+    pub median_jump: u64,
+    /// Distinct extents the leaves lie in.
+    pub distinct_extents: u64,
+    /// Times a full leaf scan enters a different extent, per 1000 leaves
+    /// (what extent read-ahead sees: 1000 / pages per extent at best).
+    pub extent_switches_per_1000_leaves: f64,
+}
+
+/// How the pages of a ROW_FORMAT=COMPRESSED index use their bytes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CompressionStats {
+    /// Physical (zip) page size.
+    pub physical_page_size: usize,
+    /// Pages read.
+    pub pages: u64,
+    /// Bytes of zlib streams, summed.
+    pub stream_bytes: u64,
+    /// Bytes of modification logs, summed.
+    pub mlog_bytes: u64,
+    /// Free bytes between log and trailer, summed.
+    pub free_bytes: u64,
+    /// Bytes stored uncompressed at page ends, summed.
+    pub trailer_bytes: u64,
+    /// Records whose data only the modification log holds.
+    pub logged_records: u64,
+    /// Record bytes of the logical pages per byte of stream and log:
+    /// how well the records compress.
+    pub compression_ratio: f64,
+}
+
+/// One index.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexStats {
+    /// `PAGE_INDEX_ID`.
+    pub index_id: u64,
+    /// The root page.
+    pub root_page: u32,
+    /// `table.index` from the dictionary (`--system`), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Levels of the tree.
+    pub levels: u64,
+    /// Pages per level, leaves first.
+    pub pages_per_level: Vec<u64>,
+    /// Level-0 pages reached.
+    pub leaf_pages: u64,
+    /// Pages reserved by its two segments (`innodb_index_stats` `size`).
+    pub size_pages: u64,
+    /// User records on the leaf level that are not delete-marked: `COUNT(*)`
+    /// for a clustered index, one per row for a secondary one.
+    pub records: u64,
+    /// Delete-marked records on the leaf level.
+    pub delete_marked: u64,
+    /// MariaDB instant-ALTER metadata records (hidden, not rows).
+    pub metadata_records: u64,
+    /// Mean fill of the leaf pages.
+    pub leaf_fill: f64,
+    /// Mean fill of all its pages.
+    pub fill: f64,
+    /// Per level, leaves first.
+    pub level_stats: Vec<LevelStats>,
+    /// Leaf-chain locality.
+    pub locality: LeafLocality,
+    /// For a ROW_FORMAT=COMPRESSED index: how its pages use their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compressed: Option<CompressionStats>,
+    /// Problems the walk found.
+    pub findings: usize,
+}
+
+/// The `indexes` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexesReport {
+    /// The file.
+    #[serde(flatten)]
+    pub header: SpaceHeader,
+    /// Every index whose root names its segments, in index id order.
+    pub indexes: Vec<IndexStats>,
+    /// Problems found.
+    #[serde(flatten)]
+    pub findings: SpaceFindings,
+}
+
+/// Everything walked: the account, the trees, and per-index statistics.
+pub struct IndexAnalysis {
+    /// The space account (every page, one scan).
+    pub account: SpaceAccount,
+    /// Per index, with its walk.
+    pub indexes: Vec<(IndexStats, TreeWalk)>,
+}
+
+impl IndexAnalysis {
+    /// Walks every index of `space` and accounts for every page.
+    pub fn build(space: &Tablespace) -> Result<IndexAnalysis, NoSpaceMap> {
+        Self::build_with(space, |_, _| {})
+    }
+
+    /// As [`IndexAnalysis::build`], also handing every page of every walk to `each`.
+    pub fn build_with(
+        space: &Tablespace,
+        mut each: impl FnMut(u64, &PageVisit<'_>),
+    ) -> Result<IndexAnalysis, NoSpaceMap> {
+        let map = SpaceMap::read(space)?;
+        let roots = map.index_roots();
+        let mut pages = LogicalPages::new(space);
+        let extent = map.extent_size;
+        let physical = space.format().physical_page_size();
+        let mut walked = Vec::with_capacity(roots.len());
+        for (index_id, root) in roots {
+            let mut levels: Vec<LevelStats> = Vec::new();
+            let mut metadata = 0u64;
+            let mut zip: Option<CompressionStats> = None;
+            let walk = btree::walk(&mut pages, root, |v| {
+                each(index_id, v);
+                if let Some(z) = v.zip {
+                    let c = zip.get_or_insert_with(|| CompressionStats {
+                        physical_page_size: physical,
+                        ..CompressionStats::default()
+                    });
+                    c.pages += 1;
+                    c.stream_bytes += z.stream_bytes as u64;
+                    c.mlog_bytes += z.mlog_bytes as u64;
+                    c.free_bytes += z.free_bytes as u64;
+                    c.trailer_bytes += z.trailer_bytes as u64;
+                    c.logged_records += z.logged_records as u64;
+                }
+                let h = &v.page.header;
+                let space_use = v.page.space();
+                let i = match levels.iter().position(|l| l.level == h.level) {
+                    Some(i) => i,
+                    None => {
+                        levels.push(LevelStats {
+                            level: h.level,
+                            ..LevelStats::default()
+                        });
+                        levels.len() - 1
+                    }
+                };
+                let Some(l) = levels.get_mut(i) else { return };
+                l.pages += 1;
+                for r in &v.records.records {
+                    // MariaDB's instant-ALTER metadata record: the min-rec
+                    // flag on a leaf. (Status 4 alone marks a row written
+                    // after an instant ADD COLUMN: a row like any other.)
+                    if h.level == 0 && r.is_min_rec() {
+                        metadata += 1;
+                        continue;
+                    }
+                    l.records += 1;
+                    l.delete_marked += u64::from(r.is_deleted());
+                }
+                l.garbage_records += v.garbage_records as u64;
+                l.data_bytes += space_use.data_bytes as u64;
+                l.free_bytes += space_use.free_bytes as u64;
+                l.garbage_bytes += space_use.garbage_bytes as u64;
+                l.usable_bytes += space_use.usable_bytes as u64;
+                let bucket = ((space_use.fill() * 10.0).floor() as usize).min(FILL_BUCKETS - 1);
+                if let Some(b) = l.fill_histogram.get_mut(bucket) {
+                    *b += 1;
+                }
+            });
+            levels.sort_by_key(|l| l.level);
+            for l in &mut levels {
+                l.fill = ratio(l.data_bytes, l.usable_bytes);
+            }
+            let leaf = levels
+                .first()
+                .filter(|l| l.level == 0)
+                .cloned()
+                .unwrap_or_default();
+            let (data, usable) = levels
+                .iter()
+                .fold((0, 0), |(d, u), l| (d + l.data_bytes, u + l.usable_bytes));
+            if let Some(c) = zip.as_mut() {
+                c.compression_ratio = ratio(data, c.stream_bytes + c.mlog_bytes);
+            }
+            let stats = IndexStats {
+                index_id: walk.index_id,
+                root_page: root,
+                name: None,
+                levels: levels.len() as u64,
+                pages_per_level: levels.iter().map(|l| l.pages).collect(),
+                leaf_pages: leaf.pages,
+                size_pages: 0,
+                records: leaf.records.saturating_sub(leaf.delete_marked),
+                delete_marked: leaf.delete_marked,
+                metadata_records: metadata,
+                leaf_fill: leaf.fill,
+                fill: ratio(data, usable),
+                level_stats: levels,
+                locality: locality(walk.leaves(), extent),
+                compressed: zip,
+                findings: walk.findings.len(),
+            };
+            walked.push((stats, walk));
+        }
+        let map_for_scan = map.clone();
+        let mut orphans = OrphanFinder {
+            map: &map_for_scan,
+            vendor: space.format().vendor,
+            walks: walked.iter().map(|(_, w)| w).collect(),
+            findings: Vec::new(),
+        };
+        let mut account = SpaceAccount::from_map(space, map, &mut [&mut orphans]);
+        let orphan_findings = std::mem::take(&mut orphans.findings);
+        drop(orphans);
+        let rows = crate::reports::space_reports::index_rows(&account);
+        for (stats, walk) in &mut walked {
+            stats.size_pages = rows
+                .iter()
+                .find(|r: &&IndexRow| r.root_page == stats.root_page)
+                .map_or(0, |r| r.size_pages);
+            account.findings.extend(walk.findings.iter().cloned());
+        }
+        account.findings.extend(orphan_findings);
+        Ok(IndexAnalysis {
+            account,
+            indexes: walked,
+        })
+    }
+}
+
+impl IndexesReport {
+    /// The report of an analysis.
+    pub fn new(space: &Tablespace, a: &IndexAnalysis) -> Self {
+        IndexesReport {
+            header: header(space, &a.account.map),
+            indexes: a.indexes.iter().map(|(s, _)| s.clone()).collect(),
+            findings: SpaceFindings::new(&a.account.findings),
+        }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        (a as f64 / b as f64 * 10000.0).round() / 10000.0
+    }
+}
+
+/// Leaf-chain locality of leaves in key order.
+pub fn locality(leaves: &[u32], extent_size: u32) -> LeafLocality {
+    let n = leaves.len();
+    if n == 0 {
+        return LeafLocality::default();
+    }
+    // Each leaf with the next one.
+    let pairs = || leaves.iter().zip(leaves.iter().skip(1));
+    let mut jumps: Vec<u64> = pairs().map(|(a, b)| u64::from(a.abs_diff(*b))).collect();
+    let sequential = pairs().filter(|&(a, b)| *b == a.wrapping_add(1)).count();
+    let es = extent_size.max(1);
+    let switches = 1 + pairs().filter(|&(a, b)| a / es != b / es).count();
+    let mut extents: Vec<u32> = leaves.iter().map(|p| p / es).collect();
+    extents.sort_unstable();
+    extents.dedup();
+    let mean = if jumps.is_empty() {
+        0.0
+    } else {
+        jumps.iter().sum::<u64>() as f64 / jumps.len() as f64
+    };
+    jumps.sort_unstable();
+    LeafLocality {
+        leaves: n as u64,
+        sequential_share: if n > 1 {
+            ratio(sequential as u64, (n - 1) as u64)
+        } else {
+            1.0
+        },
+        mean_jump: (mean * 100.0).round() / 100.0,
+        median_jump: jumps.get(jumps.len() / 2).copied().unwrap_or(0),
+        distinct_extents: extents.len() as u64,
+        extent_switches_per_1000_leaves: ((switches as f64 * 1000.0 / n as f64) * 100.0).round()
+            / 100.0,
+    }
+}
+
+/// Index pages in use by a segment that no walk of their index reached,
+/// and pages a walk reached that their extent descriptor marks free.
+struct OrphanFinder<'a> {
+    map: &'a SpaceMap,
+    vendor: innodb_format::vendor::Vendor,
+    walks: Vec<&'a TreeWalk>,
+    findings: Vec<Finding>,
+}
+
+impl PageConsumer for OrphanFinder<'_> {
+    fn page(&mut self, check: &PageCheck, _bytes: &[u8]) {
+        let (Some(h), true) = (
+            check.index,
+            check.page_type.is_index_layout(self.vendor) && !check.all_zero,
+        ) else {
+            return;
+        };
+        let n = check.page_no;
+        let Some(walk) = self.walks.iter().find(|w| w.index_id == h.index_id) else {
+            return;
+        };
+        if check.doublewrite_copy {
+            return;
+        }
+        let mut own = Vec::new();
+        let page_use = classify(self.map, n, &mut own);
+        if walk.reached(n) {
+            // A page the tree uses that its descriptor marks free (unless
+            // the space account already says so for this page).
+            let free = matches!(
+                page_use,
+                PageUse::ReservedUnused { .. }
+                    | PageUse::FragmentUnused
+                    | PageUse::FreeExtent
+                    | PageUse::BeyondFreeLimit
+            );
+            if free && own.is_empty() {
+                self.findings.push(Finding::on_page(
+                    FindingKind::OwnershipMismatch,
+                    n,
+                    0,
+                    "XDES_FREE_BIT",
+                    format!(
+                        "level-{} page of index {} is reached from root {} but its extent descriptor marks it free ({})",
+                        h.level,
+                        h.index_id,
+                        walk.root_page,
+                        page_use.name()
+                    ),
+                ));
+            }
+            return;
+        }
+        if matches!(page_use, PageUse::Segment { .. }) {
+            self.findings.push(Finding::on_page(
+                FindingKind::OwnershipMismatch,
+                n,
+                innodb_format::index::header::PAGE_INDEX_ID,
+                "PAGE_INDEX_ID",
+                format!(
+                    "orphan: level-{} page of index {} is in use but the walk from root {} never reached it",
+                    h.level, h.index_id, walk.root_page
+                ),
+            ));
+        }
+    }
+}

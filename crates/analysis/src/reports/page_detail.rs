@@ -1,0 +1,351 @@
+//! `page`: every decoded header field of one page, with offsets.
+
+use crate::reports::page_records::PageRecords;
+use crate::reports::summary::verdict_name;
+use innodb_format::checksum::ChecksumVerdict;
+use innodb_format::field::Field;
+use innodb_format::fil::header::FilHeader;
+use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fil::trailer::FilTrailer;
+use innodb_format::fsp::flst::FlstNode;
+use innodb_format::fsp::header::FspHeader;
+use innodb_format::fsp::inode::{self, Inode};
+use innodb_format::fsp::xdes::{self, XdesEntry, XdesState};
+use innodb_format::index::header::IndexHeader;
+use innodb_format::index::page::IndexPage;
+use innodb_format::sys::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
+use serde::Serialize;
+
+/// A titled group of fields (one on-disk structure).
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    /// The structure's name.
+    pub title: String,
+    /// Its fields.
+    pub fields: Vec<Field>,
+}
+
+/// Everything decoded about one page.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageDetail {
+    /// The file as given.
+    pub file: String,
+    /// Page number.
+    pub page: u32,
+    /// Byte offset of the page in the file.
+    pub file_offset: u64,
+    /// Physical page size.
+    pub physical_page_size: usize,
+    /// The page's real type name.
+    #[serde(rename = "type")]
+    pub page_type: String,
+    /// Checksum algorithm that verifies, or `all_zero`, `bad`, `unverifiable`.
+    pub checksum: &'static str,
+    /// The full checksum verdict with stored and computed values.
+    pub checksum_verdict: ChecksumVerdict,
+    /// Whether header and trailer LSN agree.
+    pub lsn_consistent: Option<bool>,
+    /// True for a copy in the doublewrite area.
+    pub doublewrite_copy: bool,
+    /// The decoded structures.
+    pub sections: Vec<Section>,
+    /// For index pages: the records, garbage list and directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<PageRecords>,
+    /// Problems found on this page.
+    pub findings: Vec<Finding>,
+    /// The page as stored, for views that show its bytes (not serialized).
+    #[serde(skip)]
+    pub image: Vec<u8>,
+}
+
+impl PageDetail {
+    /// Decodes page `n` of `space`.
+    pub fn build(space: &Tablespace, n: u32) -> Result<PageDetail, SpaceError> {
+        let bytes = space.page(n)?;
+        let format = space.format();
+        let vendor = format.vendor;
+        let full_crc32 = format.flags.full_crc32;
+        let mut findings = Vec::new();
+        let mut checker = space.checker();
+        let check = checker.check(n, bytes, &mut findings);
+        let page_err = |source| SpaceError::Page {
+            path: space.path().to_path_buf(),
+            page: n,
+            source,
+        };
+        let mut records = None;
+        let mut sections = vec![Section {
+            title: "FIL header".into(),
+            fields: check.fil.fields(vendor, full_crc32),
+        }];
+        // The image whose body is decoded: the inflated page for page-compressed pages.
+        let image: &[u8] = match (check.compressed, checker.inflated_page()) {
+            (Some(frame), Some(inflated)) => {
+                sections.push(Section {
+                    title: "page-compressed frame".into(),
+                    fields: vec![
+                        Field::with_meaning(
+                            FIL_PAGE_COMP_ALGO,
+                            if full_crc32 { 0 } else { 8 },
+                            "FIL_PAGE_COMP_ALGO",
+                            frame.algorithm.0.into(),
+                            frame.algorithm.name(),
+                        ),
+                        Field::new(
+                            FIL_PAGE_COMP_ALGO,
+                            0,
+                            "compressed payload bytes",
+                            frame.payload_len as u64,
+                        ),
+                    ],
+                });
+                let inner = FilHeader::parse(inflated).map_err(page_err)?;
+                sections.push(Section {
+                    title: "FIL header (inflated page)".into(),
+                    fields: inner.fields(vendor, false),
+                });
+                inflated
+            }
+            _ => bytes,
+        };
+        // A ROW_FORMAT=COMPRESSED index page: decoded from its rebuilt logical image.
+        let mut zip_image = Vec::new();
+        let mut zip_pages = LogicalPages::new(space);
+        let image: &[u8] =
+            if format.is_zip() && check.page_type.is_index_layout(vendor) && !check.all_zero {
+                zip_pages.read_into(n, &mut zip_image);
+                match zip_pages.last_zip() {
+                    Some(Ok(z)) => {
+                        let base = innodb_format::index::page_zip::PAGE_DATA;
+                        sections.push(Section {
+                            title: "ROW_FORMAT=COMPRESSED page".into(),
+                            fields: vec![
+                                Field::new(
+                                    base,
+                                    z.stream_bytes,
+                                    "compressed stream bytes",
+                                    z.stream_bytes as u64,
+                                ),
+                                Field::new(
+                                    base + z.stream_bytes,
+                                    z.mlog_bytes,
+                                    "modification log bytes",
+                                    z.mlog_bytes as u64,
+                                ),
+                                Field::new(
+                                    bytes.len() - z.trailer_bytes - z.free_bytes,
+                                    z.free_bytes,
+                                    "free bytes",
+                                    z.free_bytes as u64,
+                                ),
+                                Field::new(
+                                    bytes.len() - z.trailer_bytes,
+                                    z.trailer_bytes,
+                                    "uncompressed trailer bytes",
+                                    z.trailer_bytes as u64,
+                                ),
+                                Field::new(
+                                    0,
+                                    0,
+                                    "records rebuilt from the log",
+                                    z.logged_records as u64,
+                                ),
+                            ],
+                        });
+                        &zip_image
+                    }
+                    Some(Err(e)) => {
+                        findings.push(Finding::on_page(
+                            FindingKind::Decompression,
+                            n,
+                            innodb_format::index::page_zip::PAGE_DATA,
+                            "ROW_FORMAT=COMPRESSED page",
+                            format!("the compressed page cannot be rebuilt: {e}"),
+                        ));
+                        image
+                    }
+                    None => image,
+                }
+            } else {
+                image
+            };
+        if !check.all_zero {
+            if n == 0 {
+                if let Ok(h) = FspHeader::parse(image) {
+                    sections.push(Section {
+                        title: "FSP header".into(),
+                        fields: h.fields(),
+                    });
+                }
+            }
+            let es = format.extent_size();
+            let is_descriptor_page = n.is_multiple_of(format.physical_page_size() as u32)
+                && (check.page_type == PageType::TYPE_FSP_HDR
+                    || check.page_type == PageType::TYPE_XDES);
+            if is_descriptor_page {
+                sections.extend(xdes_sections(image, n, es, format.physical_page_size()));
+            }
+            if check.page_type == PageType::INODE {
+                sections.extend(inode_sections(image, es));
+            }
+            if check.page_type.is_index_layout(vendor) {
+                let h = IndexHeader::parse(image).map_err(page_err)?;
+                sections.push(Section {
+                    title: "INDEX page header".into(),
+                    fields: h.fields(),
+                });
+                let r = PageRecords::new(&mut zip_pages, &IndexPage::new(image, h));
+                findings.extend(r.problems.iter().map(|p| {
+                    Finding::on_page(
+                        FindingKind::BadIndexPage,
+                        n,
+                        p.offset,
+                        p.field,
+                        p.message.clone(),
+                    )
+                }));
+                records = Some(r);
+            }
+            if check.page_type == PageType::TYPE_BLOB {
+                sections.push(blob_section(image).map_err(page_err)?);
+            }
+            if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
+                if let Ok(Some(d)) = Doublewrite::parse(image) {
+                    sections.push(Section {
+                        title: "TRX_SYS doublewrite".into(),
+                        fields: d.fields(image.len()),
+                    });
+                }
+            }
+            if !format.is_zip() {
+                sections.push(
+                    trailer_section(image, full_crc32 && check.compressed.is_none())
+                        .map_err(page_err)?,
+                );
+            }
+        }
+        Ok(PageDetail {
+            file: space.path().display().to_string(),
+            page: n,
+            file_offset: u64::from(n) * bytes.len() as u64,
+            physical_page_size: bytes.len(),
+            page_type: check.page_type.name(vendor).into_owned(),
+            checksum: verdict_name(&check.checksum),
+            checksum_verdict: check.checksum.clone(),
+            lsn_consistent: check.lsn_consistent,
+            doublewrite_copy: check.doublewrite_copy,
+            sections,
+            records,
+            findings,
+            image: bytes.to_vec(),
+        })
+    }
+}
+
+fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_format::FormatError> {
+    let t = FilTrailer::parse(image, full_crc32)?;
+    let n = image.len();
+    let hex = |v: u32| format!("checksum 0x{v:08x}");
+    let fields = if full_crc32 {
+        let crc = t.full_crc32_checksum.unwrap_or(0);
+        vec![
+            Field::new(n - 8, 4, "FIL_PAGE_FCRC32_END_LSN", t.lsn_low32.into()),
+            Field::with_meaning(n - 4, 4, "FIL_PAGE_FCRC32_CHECKSUM", crc.into(), hex(crc)),
+        ]
+    } else {
+        let old = t.old_checksum.unwrap_or(0);
+        vec![
+            Field::with_meaning(
+                n - 8,
+                4,
+                "FIL_PAGE_END_LSN_OLD_CHKSUM",
+                old.into(),
+                hex(old),
+            ),
+            Field::new(
+                n - 4,
+                4,
+                "FIL_PAGE_END_LSN_OLD_CHKSUM+4 (LSN low 32 bits)",
+                t.lsn_low32.into(),
+            ),
+        ]
+    };
+    Ok(Section {
+        title: "FIL trailer".into(),
+        fields,
+    })
+}
+
+/// The header of an uncompressed BLOB page (`btr0cur.cc`): the part stored
+/// on this page and the next page of the chain.
+fn blob_section(image: &[u8]) -> Result<Section, innodb_format::FormatError> {
+    use innodb_format::bytes::u32_at;
+    /// `BTR_BLOB_PART_LEN`: bytes of the column on this page (FIL_PAGE_DATA + 0).
+    const BTR_BLOB_PART_LEN: usize = 38;
+    /// `BTR_BLOB_NEXT_PAGE_NO`: the next page of the chain, or FIL_NULL (FIL_PAGE_DATA + 4).
+    const BTR_BLOB_NEXT_PAGE_NO: usize = 42;
+    let len = u32_at(image, BTR_BLOB_PART_LEN, "BTR_BLOB_PART_LEN")?;
+    let next = u32_at(image, BTR_BLOB_NEXT_PAGE_NO, "BTR_BLOB_NEXT_PAGE_NO")?;
+    let mut next_field = Field::new(
+        BTR_BLOB_NEXT_PAGE_NO,
+        4,
+        "BTR_BLOB_NEXT_PAGE_NO",
+        next.into(),
+    );
+    if next == u32::MAX {
+        next_field.meaning = Some("FIL_NULL: the last page of the column".into());
+    }
+    Ok(Section {
+        title: "BLOB page header".into(),
+        fields: vec![
+            Field::new(BTR_BLOB_PART_LEN, 4, "BTR_BLOB_PART_LEN", len.into()),
+            next_field,
+        ],
+    })
+}
+
+/// One section per extent descriptor in use on a FSP_HDR or XDES page `n`.
+fn xdes_sections(image: &[u8], n: u32, extent_size: usize, physical: usize) -> Vec<Section> {
+    (0..xdes::entries_per_page(physical, extent_size))
+        .filter_map(|i| XdesEntry::at(image, i, extent_size).ok().map(|e| (i, e)))
+        .filter(|(_, e)| e.state() != XdesState::NOT_INITED)
+        .map(|(i, e)| {
+            let first = n as usize + i * extent_size;
+            Section {
+                title: format!("XDES entry {i}: pages {first}..{}", first + extent_size - 1),
+                fields: e.fields(i),
+            }
+        })
+        .collect()
+}
+
+/// The INODE page's list node and one section per segment entry in use.
+fn inode_sections(image: &[u8], extent_size: usize) -> Vec<Section> {
+    let mut out = Vec::new();
+    if let Ok(node) = image
+        .get(inode::FSEG_INODE_PAGE_NODE..)
+        .ok_or(())
+        .and_then(|b| FlstNode::parse(b).map_err(|_| ()))
+    {
+        out.push(Section {
+            title: "INODE page list node".into(),
+            fields: vec![node.field(inode::FSEG_INODE_PAGE_NODE, "FSEG_INODE_PAGE_NODE")],
+        });
+    }
+    for i in 0..inode::inodes_per_page(image.len(), extent_size) {
+        let Ok(e) = Inode::at(image, i, extent_size) else {
+            break;
+        };
+        if e.segment_id() != 0 {
+            out.push(Section {
+                title: format!("INODE entry {i}: segment {}", e.segment_id()),
+                fields: e.fields(),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,174 @@
+//! `sdi`: the Serialized Dictionary Information of a MySQL 8.0+ tablespace
+//! (what `ibd2sdi` prints): every record of the SDI index, its zlib data
+//! followed off-page when it is long, inflated and parsed as JSON.
+
+use crate::reports::space_reports::{header, SpaceHeader};
+use innodb_format::index::sdi::{self, SdiRecord};
+use innodb_space::btree;
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::space_map::{NoSpaceMap, SpaceMap};
+use innodb_space::{Finding, FindingKind, Tablespace};
+use serde::Serialize;
+
+/// `PAGE_INDEX_ID` of the SDI index.
+pub const SDI_INDEX_ID: u64 = u64::MAX;
+
+/// One SDI object.
+#[derive(Debug, Clone, Serialize)]
+pub struct SdiEntry {
+    /// Object type: 1 table, 2 tablespace.
+    #[serde(rename = "type")]
+    pub sdi_type: u32,
+    /// Object id.
+    pub id: u64,
+    /// The JSON document.
+    pub object: serde_json::Value,
+}
+
+/// The `sdi` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SdiReport {
+    /// The file.
+    #[serde(flatten)]
+    pub header: SpaceHeader,
+    /// Root page of the SDI index.
+    pub sdi_root: Option<u32>,
+    /// Every SDI object, in key order (type, id).
+    pub records: Vec<SdiEntry>,
+    /// Problems found.
+    pub findings: Vec<Finding>,
+}
+
+/// Why there is no SDI report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoSdi {
+    /// No space map (page 0 unusable).
+    NoSpaceMap(NoSpaceMap),
+    /// No SDI index root in the file (MariaDB, MySQL before 8.0).
+    NoSdiIndex,
+}
+
+impl SdiReport {
+    /// Reads every SDI record of `space`.
+    pub fn build(space: &Tablespace) -> Result<SdiReport, NoSdi> {
+        let map = SpaceMap::read(space).map_err(NoSdi::NoSpaceMap)?;
+        let root = map
+            .index_roots()
+            .into_iter()
+            .find(|(id, _)| *id == SDI_INDEX_ID)
+            .map(|(_, root)| root)
+            .ok_or(NoSdi::NoSdiIndex)?;
+        let mut pages = LogicalPages::new(space);
+        let mut raw: Vec<(u32, SdiRecord)> = Vec::new();
+        let mut findings = Vec::new();
+        let walk = btree::walk(&mut pages, root, |v| {
+            if v.page.header.level != 0 {
+                return;
+            }
+            for r in &v.records.records {
+                match sdi::parse_record(v.page.bytes(), r, v.page.format) {
+                    Ok(rec) => raw.push((v.page_no, rec)),
+                    Err(e) => findings.push(Finding::on_page(
+                        FindingKind::Unreadable,
+                        v.page_no,
+                        r.origin,
+                        "SDI record",
+                        e.to_string(),
+                    )),
+                }
+            }
+        });
+        findings.extend(walk.findings);
+        let mut records = Vec::with_capacity(raw.len());
+        let mut buf = Vec::new();
+        for (page_no, rec) in raw {
+            let data = match rec.external {
+                None => rec.local.clone(),
+                Some(r) => {
+                    match blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf) {
+                        Ok(d) => d,
+                        Err(message) => {
+                            findings.push(Finding::on_page(
+                                FindingKind::BrokenList,
+                                r.page_no,
+                                r.offset as usize,
+                                "SDI BLOB chain",
+                                message,
+                            ));
+                            continue;
+                        }
+                    }
+                }
+            };
+            let json = sdi::inflate(&data, rec.uncompressed_len as usize)
+                .map_err(|e| e.to_string())
+                .and_then(|j| {
+                    serde_json::from_slice::<serde_json::Value>(&j).map_err(|e| e.to_string())
+                });
+            match json {
+                Ok(object) => records.push(SdiEntry {
+                    sdi_type: rec.sdi_type,
+                    id: rec.id,
+                    object,
+                }),
+                Err(message) => findings.push(Finding::on_page(
+                    FindingKind::Decompression,
+                    page_no,
+                    0,
+                    "SDI data",
+                    format!("SDI object type {} id {}: {message}", rec.sdi_type, rec.id),
+                )),
+            }
+        }
+        Ok(SdiReport {
+            header: header(space, &map),
+            sdi_root: Some(root),
+            records,
+            findings,
+        })
+    }
+}
+
+/// The local bytes of `rec` followed by its old-style BLOB chain from
+/// `page`/`offset`, up to the compressed length; bounded by the file's page
+/// count, a page visited twice is a cycle.
+fn blob_chain(
+    pages: &mut LogicalPages<'_>,
+    rec: &SdiRecord,
+    mut page: u32,
+    mut offset: usize,
+    buf: &mut Vec<u8>,
+) -> Result<Vec<u8>, String> {
+    let want = rec.compressed_len as usize;
+    if want > sdi::MAX_SDI_BYTES {
+        return Err(format!(
+            "the record claims {want} compressed bytes, more than {}",
+            sdi::MAX_SDI_BYTES
+        ));
+    }
+    let mut out = rec.local.clone();
+    let mut seen = std::collections::HashSet::new();
+    while out.len() < want {
+        if page == innodb_format::FIL_NULL {
+            return Err(format!(
+                "the chain ends after {} of {want} bytes",
+                out.len()
+            ));
+        }
+        if !seen.insert(page) {
+            return Err(format!(
+                "cycle: page {page} comes back after {} pages",
+                seen.len()
+            ));
+        }
+        pages
+            .read_into(page, buf)
+            .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
+        let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
+        out.extend_from_slice(part);
+        page = next;
+        offset = innodb_format::fil::header::FIL_PAGE_DATA;
+    }
+    out.truncate(want);
+    Ok(out)
+}

@@ -1,0 +1,574 @@
+//! The three space-structure reports (`segments`, `extents`, `waste`), all
+//! built from one [`SpaceAccount`].
+
+use crate::reports::ownership::{classify, PageUse, PageUseCounts, SegmentPages, SpaceAccount};
+use innodb_format::fsp::xdes::XdesState;
+use innodb_space::segment::{Segment, SegmentOwner};
+use innodb_space::space_map::SpaceMap;
+use innodb_space::{Finding, FindingLog, Tablespace};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// What every space report says about the file first.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpaceHeader {
+    /// The file as given.
+    pub file: String,
+    /// Tablespace id.
+    pub space_id: u32,
+    /// Logical page size in bytes.
+    pub page_size: usize,
+    /// Physical page size in bytes.
+    pub physical_page_size: usize,
+    /// Pages per extent.
+    pub extent_size: u32,
+    /// Pages in the file (`file_pages` in every space report's JSON).
+    pub file_pages: u64,
+    /// `FSP_SIZE`.
+    pub fsp_size: u32,
+    /// `FSP_FREE_LIMIT`.
+    pub free_limit: u32,
+    /// `FSP_SEG_ID`: the next segment id.
+    pub next_segment_id: u64,
+}
+
+/// Findings of a space report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpaceFindings {
+    /// Findings by kind.
+    pub findings_by_kind: BTreeMap<String, u64>,
+    /// The findings: the first [`FindingLog::PER_KIND`] of each kind
+    /// (`findings_by_kind` counts them all).
+    pub findings: Vec<Finding>,
+}
+
+impl SpaceFindings {
+    /// Every finding of `log` counted by kind, and those it kept.
+    pub fn new(log: &FindingLog) -> Self {
+        SpaceFindings {
+            findings_by_kind: log
+                .counts()
+                .iter()
+                .map(|(k, n)| (k.name().to_string(), *n))
+                .collect(),
+            findings: log.kept().to_vec(),
+        }
+    }
+}
+
+/// The header every space report starts with.
+pub fn header(space: &Tablespace, map: &SpaceMap) -> SpaceHeader {
+    let f = space.format();
+    SpaceHeader {
+        file: space.path().display().to_string(),
+        space_id: space.space_id(),
+        page_size: f.logical_page_size(),
+        physical_page_size: f.physical_page_size(),
+        extent_size: map.extent_size,
+        file_pages: u64::from(map.page_count),
+        fsp_size: map.fsp_size,
+        free_limit: map.free_limit,
+        next_segment_id: map.next_segment_id,
+    }
+}
+
+/// One segment in the `segments` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SegmentRow {
+    /// `FSEG_ID`.
+    pub id: u64,
+    /// Who owns it.
+    pub owner: SegmentOwner,
+    /// The owner in words.
+    pub owner_text: String,
+    /// INODE page and byte offset of the entry.
+    pub inode_page: u32,
+    /// Absolute offset of the entry on its page.
+    pub inode_offset: usize,
+    /// Fragment pages in use.
+    pub fragment_pages: u64,
+    /// Extents on `FSEG_FREE`.
+    pub free_extents: u64,
+    /// Extents on `FSEG_NOT_FULL`.
+    pub not_full_extents: u64,
+    /// Extents on `FSEG_FULL`.
+    pub full_extents: u64,
+    /// `FSEG_NOT_FULL_N_USED`.
+    pub not_full_used: u32,
+    /// Reserved pages (fragment pages + extent size × extents on all three lists).
+    pub reserved_pages: u64,
+    /// Used pages (fragment pages + extent size × full extents + `FSEG_NOT_FULL_N_USED`).
+    pub used_pages: u64,
+    /// used / reserved.
+    pub fill_factor: f64,
+    /// The segment's pages as the scan saw them.
+    pub pages: SegmentPages,
+}
+
+/// One index in the `segments` and `waste` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexRow {
+    /// `PAGE_INDEX_ID` of the root.
+    pub index_id: u64,
+    /// The root page.
+    pub root_page: u32,
+    /// `table.index` from the dictionary (`--system`), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The leaf segment's id.
+    pub leaf_segment: Option<u64>,
+    /// The non-leaf segment's id.
+    pub non_leaf_segment: Option<u64>,
+    /// Pages reserved by both segments: what the server stores as `size` in
+    /// `mysql.innodb_index_stats`.
+    pub size_pages: u64,
+    /// Pages used by the leaf segment, as the server counts them (BLOB pages included).
+    pub leaf_segment_used_pages: u64,
+    /// Pages used by both segments.
+    pub used_pages: u64,
+    /// The index's level-0 INDEX pages (in its segments).
+    pub leaf_pages: u64,
+    /// The index's INDEX pages above level 0.
+    pub non_leaf_pages: u64,
+    /// Off-page column (BLOB/LOB) pages in its segments.
+    pub blob_pages: u64,
+    /// Reserved pages that are free.
+    pub reserved_unused_pages: u64,
+    /// Share of the file the index reserves, in percent.
+    pub file_percent: f64,
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        (part as f64 * 10000.0 / whole as f64).round() / 100.0
+    }
+}
+
+fn segment_row(seg: &Segment, pages: &SegmentPages, es: u32) -> SegmentRow {
+    let reserved = seg.reserved_pages(es);
+    let used = seg.used_pages(es);
+    SegmentRow {
+        id: seg.id,
+        owner: seg.owner,
+        owner_text: seg.owner.describe(),
+        inode_page: seg.inode_page,
+        inode_offset: seg.inode_offset,
+        fragment_pages: seg.frag_pages.len() as u64,
+        free_extents: seg.free_extents.len() as u64,
+        not_full_extents: seg.not_full_extents.len() as u64,
+        full_extents: seg.full_extents.len() as u64,
+        not_full_used: seg.not_full_n_used,
+        reserved_pages: reserved,
+        used_pages: used,
+        fill_factor: if reserved == 0 {
+            0.0
+        } else {
+            (used as f64 / reserved as f64 * 10000.0).round() / 10000.0
+        },
+        pages: pages.clone(),
+    }
+}
+
+/// The rows of the segments `keep` selects, in INODE order.
+fn segment_rows(account: &SpaceAccount, keep: impl Fn(&Segment) -> bool) -> Vec<SegmentRow> {
+    let map = &account.map;
+    map.segments
+        .iter()
+        .zip(&account.segment_pages)
+        .filter(|(s, _)| keep(s))
+        .map(|(s, p)| segment_row(s, p, map.extent_size))
+        .collect()
+}
+
+/// Every index that has a root naming its segments, in index id order.
+pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
+    let map = &account.map;
+    let es = map.extent_size;
+    let mut rows: BTreeMap<(u64, u32), IndexRow> = BTreeMap::new();
+    for (seg, pages) in map.segments.iter().zip(&account.segment_pages) {
+        let (index_id, root_page, leaf) = match seg.owner {
+            SegmentOwner::IndexLeaf {
+                index_id,
+                root_page,
+            } => (index_id, root_page, true),
+            SegmentOwner::IndexNonLeaf {
+                index_id,
+                root_page,
+            } => (index_id, root_page, false),
+            _ => continue,
+        };
+        let row = rows.entry((index_id, root_page)).or_insert(IndexRow {
+            index_id,
+            root_page,
+            name: None,
+            leaf_segment: None,
+            non_leaf_segment: None,
+            size_pages: 0,
+            leaf_segment_used_pages: 0,
+            used_pages: 0,
+            leaf_pages: 0,
+            non_leaf_pages: 0,
+            blob_pages: 0,
+            reserved_unused_pages: 0,
+            file_percent: 0.0,
+        });
+        let reserved = seg.reserved_pages(es);
+        let used = seg.used_pages(es);
+        if leaf {
+            row.leaf_segment = Some(seg.id);
+            row.leaf_segment_used_pages = used;
+        } else {
+            row.non_leaf_segment = Some(seg.id);
+        }
+        row.size_pages += reserved;
+        row.used_pages += used;
+        row.leaf_pages += pages.leaf;
+        row.non_leaf_pages += pages.non_leaf;
+        row.blob_pages += pages.blob;
+        row.reserved_unused_pages += pages.reserved_unused;
+    }
+    let file_pages = u64::from(map.page_count);
+    rows.into_values()
+        .map(|mut r| {
+            r.file_percent = percent(r.size_pages, file_pages);
+            r
+        })
+        .collect()
+}
+
+/// `innodb-inspect segments`: every file segment and every index.
+#[derive(Debug, Clone, Serialize)]
+pub struct SegmentsReport {
+    /// The file.
+    #[serde(flatten)]
+    pub header: SpaceHeader,
+    /// Every segment, in INODE order.
+    pub segments: Vec<SegmentRow>,
+    /// Every index whose root names its segments.
+    pub indexes: Vec<IndexRow>,
+    /// Problems found.
+    #[serde(flatten)]
+    pub findings: SpaceFindings,
+}
+
+impl SegmentsReport {
+    /// The report for an accounted tablespace.
+    pub fn new(space: &Tablespace, account: &SpaceAccount) -> Self {
+        let map = &account.map;
+        SegmentsReport {
+            header: header(space, map),
+            segments: segment_rows(account, |_| true),
+            indexes: index_rows(account),
+            findings: SpaceFindings::new(&account.findings),
+        }
+    }
+}
+
+/// A symbol of the extent illustration and what it stands for.
+#[derive(Debug, Clone, Serialize)]
+pub struct LegendEntry {
+    /// The character used in `cells`.
+    pub symbol: char,
+    /// What it stands for.
+    pub meaning: String,
+    /// Segment id, for segment entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment_id: Option<u64>,
+    /// Pages drawn with it.
+    pub pages: u64,
+}
+
+/// One extent in the `extents` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtentRow {
+    /// First page.
+    pub first_page: u32,
+    /// `XDES_STATE`.
+    pub state: XdesState,
+    /// Owning segment (FSEG extents).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment_id: Option<u64>,
+    /// The owner in words.
+    pub owner: String,
+    /// Pages marked used.
+    pub used_pages: u32,
+    /// One legend symbol per page.
+    pub cells: String,
+}
+
+/// `innodb-inspect extents`: one row per extent, with a page map.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtentsReport {
+    /// The file.
+    #[serde(flatten)]
+    pub header: SpaceHeader,
+    /// What each symbol in `cells` means.
+    pub legend: Vec<LegendEntry>,
+    /// Every extent that starts inside the file.
+    pub extents: Vec<ExtentRow>,
+    /// Problems found.
+    #[serde(flatten)]
+    pub findings: SpaceFindings,
+}
+
+/// The legend class of a segment: its key, its meaning, and the segment id
+/// when the class is that one segment.
+fn legend_class(seg: &Segment) -> (String, String, Option<u64>) {
+    match seg.owner {
+        SegmentOwner::RollbackSegment { .. } => {
+            ("rseg".into(), "rollback segment headers".into(), None)
+        }
+        SegmentOwner::UndoLog { .. } => ("undo".into(), "undo log segments".into(), None),
+        _ => (
+            format!("segment {}", seg.id),
+            format!("segment {}: {}", seg.id, seg.owner.describe()),
+            Some(seg.id),
+        ),
+    }
+}
+
+/// Symbols for segments, in order of first appearance.
+const SEGMENT_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+impl ExtentsReport {
+    /// The report for an accounted tablespace.
+    pub fn new(space: &Tablespace, account: &SpaceAccount) -> Self {
+        let map = &account.map;
+        let mut legend: Vec<LegendEntry> = [
+            ('#', "bookkeeping (FSP_HDR, XDES, IBUF_BITMAP, INODE)"),
+            ('-', "reserved by a segment, unused"),
+            (',', "free page of a fragment extent"),
+            ('.', "free extent"),
+            (' ', "beyond the free limit (never initialised)"),
+            ('!', "undescribed (XDES page unusable)"),
+            ('?', "used, but no segment lists it"),
+        ]
+        .into_iter()
+        .map(|(symbol, meaning)| LegendEntry {
+            symbol,
+            meaning: meaning.into(),
+            segment_id: None,
+            pages: 0,
+        })
+        .collect();
+        let fixed = legend.len();
+        let mut other = LegendEntry {
+            symbol: '*',
+            meaning: "other segments".into(),
+            segment_id: None,
+            pages: 0,
+        };
+        // Legend entry per owner class: each index segment on its own, the many
+        // rollback and undo segments of a system tablespace one entry each.
+        let mut by_class: HashMap<String, usize> = HashMap::new();
+        let mut seg_entry: Vec<Option<Option<usize>>> = vec![None; map.segments.len()];
+        let mut next_symbol = SEGMENT_SYMBOLS.chars();
+        let mut ignored = Vec::new();
+        let mut extents = Vec::with_capacity(map.extents.len());
+        for x in &map.extents {
+            let mut cells = String::with_capacity(map.extent_size as usize);
+            for n in x.first_page
+                ..x.first_page
+                    .saturating_add(map.extent_size)
+                    .min(map.page_count)
+            {
+                let entry = match classify(map, n, &mut ignored) {
+                    PageUse::Bookkeeping => Some(0),
+                    PageUse::ReservedUnused { .. } => Some(1),
+                    PageUse::FragmentUnused => Some(2),
+                    PageUse::FreeExtent => Some(3),
+                    PageUse::BeyondFreeLimit => Some(4),
+                    PageUse::Undescribed => Some(5),
+                    PageUse::Unaccounted => Some(6),
+                    // classify gives an index of map.segments, which
+                    // seg_entry parallels: never the fallback.
+                    PageUse::Segment { segment, .. } => {
+                        match (seg_entry.get_mut(segment), map.segments.get(segment)) {
+                            (Some(entry), Some(seg)) => *entry.get_or_insert_with(|| {
+                                let (class, meaning, id) = legend_class(seg);
+                                if let Some(&e) = by_class.get(&class) {
+                                    return Some(e);
+                                }
+                                let symbol = next_symbol.next()?;
+                                legend.push(LegendEntry {
+                                    symbol,
+                                    meaning,
+                                    segment_id: id,
+                                    pages: 0,
+                                });
+                                by_class.insert(class, legend.len() - 1);
+                                Some(legend.len() - 1)
+                            }),
+                            _ => None,
+                        }
+                    }
+                };
+                let e = match entry.and_then(|e| legend.get_mut(e)) {
+                    Some(e) => e,
+                    None => &mut other,
+                };
+                e.pages += 1;
+                cells.push(e.symbol);
+            }
+            let segment = x.state.is_segment().then_some(x.segment_id);
+            let owner = match (
+                x.state,
+                segment
+                    .and_then(|id| map.segment_by_id(id))
+                    .and_then(|i| map.segments.get(i)),
+            ) {
+                (_, Some(seg)) => format!("segment {}: {}", seg.id, seg.owner.describe()),
+                (s, None) if s.is_segment() => format!("segment {} (no INODE entry)", x.segment_id),
+                (s, None) if s.is_fragment() => "fragment pages".into(),
+                _ => String::new(),
+            };
+            extents.push(ExtentRow {
+                first_page: x.first_page,
+                state: if x.described {
+                    x.state
+                } else {
+                    XdesState::NOT_INITED
+                },
+                segment_id: segment,
+                owner,
+                used_pages: x.used_pages,
+                cells,
+            });
+        }
+        // Keep the fixed entries that were used, every segment entry, and
+        // "other segments" when the symbols ran out.
+        let mut legend: Vec<LegendEntry> = legend
+            .into_iter()
+            .enumerate()
+            .filter(|(i, e)| *i >= fixed || e.pages > 0)
+            .map(|(_, e)| e)
+            .collect();
+        if other.pages > 0 {
+            legend.push(other);
+        }
+        ExtentsReport {
+            header: header(space, map),
+            legend,
+            extents,
+            findings: SpaceFindings::new(&account.findings),
+        }
+    }
+}
+
+/// The bookkeeping extents of the file (those holding an XDES page after page 0)
+/// and the pages left unused in them: the waste of MySQL Bug #67963.
+#[derive(Debug, Clone, Serialize)]
+pub struct XdesExtentWaste {
+    /// Extents holding an XDES page (page 0's extent not counted).
+    pub extents: u64,
+    /// Unused pages in them.
+    pub unused_pages: u64,
+    /// Unused pages per XDES page, that is per `physical_page_size` pages of file.
+    pub unused_per_xdes_page: f64,
+}
+
+/// `innodb-inspect waste`: where the file's pages go.
+#[derive(Debug, Clone, Serialize)]
+pub struct WasteReport {
+    /// The file.
+    #[serde(flatten)]
+    pub header: SpaceHeader,
+    /// Pages in use: by segments, plus bookkeeping pages.
+    pub used_pages: u64,
+    /// Of the used pages, the bookkeeping ones.
+    pub bookkeeping_pages: u64,
+    /// Free pages inside extents segments reserved.
+    pub reserved_unused_pages: u64,
+    /// Free pages inside fragment extents.
+    pub fragment_unused_pages: u64,
+    /// Pages of free extents and pages beyond the free limit.
+    pub free_pages: u64,
+    /// Of the free pages, those beyond the free limit.
+    pub beyond_free_limit_pages: u64,
+    /// Pages whose descriptor could not be read.
+    pub undescribed_pages: u64,
+    /// Used pages that no segment lists.
+    pub unaccounted_pages: u64,
+    /// Share of the file not in use: (file − used) / file, in percent.
+    pub waste_percent: f64,
+    /// Each use's share of the file, in percent.
+    pub percent: BTreeMap<&'static str, f64>,
+    /// Waste in the bookkeeping extents.
+    pub xdes_extents: XdesExtentWaste,
+    /// Free pages still holding old content (counted in the free uses above).
+    pub free_with_old_content_pages: u64,
+    /// Per index.
+    pub indexes: Vec<IndexRow>,
+    /// Segments that belong to no index, by owner.
+    pub other_segments: Vec<SegmentRow>,
+    /// Problems found.
+    #[serde(flatten)]
+    pub findings: SpaceFindings,
+}
+
+impl WasteReport {
+    /// The report for an accounted tablespace.
+    pub fn new(space: &Tablespace, account: &SpaceAccount) -> Self {
+        let map = &account.map;
+        let c: &PageUseCounts = &account.counts;
+        let file_pages = u64::from(map.page_count);
+        let used = c.bookkeeping + c.segment;
+        let free = c.free_extent + c.beyond_free_limit;
+        let mut percent_map = BTreeMap::new();
+        for (k, v) in [
+            ("used", used),
+            ("reserved_unused", c.reserved_unused),
+            ("fragment_unused", c.fragment_unused),
+            ("free", free),
+            ("undescribed", c.undescribed),
+            ("unaccounted", c.unaccounted),
+        ] {
+            percent_map.insert(k, percent(v, file_pages));
+        }
+        let ps = map.physical_page_size;
+        let mut xdes = XdesExtentWaste {
+            extents: 0,
+            unused_pages: 0,
+            unused_per_xdes_page: 0.0,
+        };
+        let mut ignored = Vec::new();
+        let mut xdes_page = ps;
+        while xdes_page < map.page_count.min(map.free_limit) {
+            if let Some(x) = map.extent_of(xdes_page) {
+                xdes.extents += 1;
+                let end = x
+                    .first_page
+                    .saturating_add(map.extent_size)
+                    .min(map.page_count);
+                xdes.unused_pages += (x.first_page..end)
+                    .filter(|&n| classify(map, n, &mut ignored) == PageUse::FragmentUnused)
+                    .count() as u64;
+            }
+            xdes_page = xdes_page.saturating_add(ps);
+        }
+        if xdes.extents > 0 {
+            xdes.unused_per_xdes_page =
+                (xdes.unused_pages as f64 / xdes.extents as f64 * 100.0).round() / 100.0;
+        }
+        WasteReport {
+            header: header(space, map),
+            used_pages: used,
+            bookkeeping_pages: c.bookkeeping,
+            reserved_unused_pages: c.reserved_unused,
+            fragment_unused_pages: c.fragment_unused,
+            free_pages: free,
+            beyond_free_limit_pages: c.beyond_free_limit,
+            undescribed_pages: c.undescribed,
+            unaccounted_pages: c.unaccounted,
+            waste_percent: percent(file_pages - used.min(file_pages), file_pages),
+            percent: percent_map,
+            xdes_extents: xdes,
+            free_with_old_content_pages: c.free_with_old_content,
+            indexes: index_rows(account),
+            other_segments: segment_rows(account, |s| s.owner.index_id().is_none()),
+            findings: SpaceFindings::new(&account.findings),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Finding a row by its primary key the way the server does: down the
+//! clustered index from the root, at each level into the child of the last
+//! node pointer whose key is not above the key sought, then through the
+//! leaf page's records. Reads one page per level.
+
+use crate::rows::records::{compact_fields, RecordsReport, Schema};
+use crate::rows::row_history::value_text;
+use innodb_format::index::header::IndexHeader;
+use innodb_format::index::page::{IndexPage, RecordList};
+use innodb_format::index::record::{RecordFormat, RecordHeader, RecordType};
+use innodb_format::value::column_value::Value;
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::Tablespace;
+use std::cmp::Ordering;
+
+/// Levels a descent goes through at most (a B+tree of 64 levels does not
+/// exist; a longer path is a cycle).
+const MAX_DEPTH: usize = 64;
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySearch {
+    /// The row's leaf page and record origin, with the pages read on the way.
+    Found {
+        /// Leaf page.
+        page: u32,
+        /// Record origin.
+        origin: usize,
+        /// The pages descended through, root first.
+        path: Vec<u32>,
+    },
+    /// No row has the key; the leaf page where it would be.
+    NotFound {
+        /// The leaf page searched.
+        page: u32,
+        /// The pages descended through, root first.
+        path: Vec<u32>,
+    },
+    /// The key cannot be compared by descent (a non-integer key column, a
+    /// key of the wrong number of values) or the tree cannot be read.
+    Unsupported(String),
+}
+
+/// A key value sought, parsed for its column.
+enum Wanted {
+    Int(i128),
+}
+
+fn compare(stored: &Value, wanted: &Wanted) -> Option<Ordering> {
+    let Wanted::Int(w) = wanted;
+    match stored {
+        Value::Int(i) => Some(i128::from(*i).cmp(w)),
+        Value::UInt(u) => Some(i128::from(*u).cmp(w)),
+        _ => None,
+    }
+}
+
+/// Finds the row whose primary key is `key` (its columns' values joined by
+/// commas) in the clustered index `schema` describes.
+pub fn find(space: &Tablespace, schema: &Schema, key: &str) -> KeySearch {
+    let Some(index) = schema.indexes.iter().find(|i| i.clustered) else {
+        return KeySearch::Unsupported("the schema has no clustered index".into());
+    };
+    let Some(key_fields) = index
+        .fields
+        .iter()
+        .position(|f| f.name == "DB_TRX_ID")
+        .and_then(|n| index.fields.get(..n))
+    else {
+        return KeySearch::Unsupported("the clustered index has no DB_TRX_ID".into());
+    };
+    let n_key = key_fields.len();
+    let parts: Vec<&str> = key.split(',').map(str::trim).collect();
+    if parts.len() != n_key {
+        return KeySearch::Unsupported(format!(
+            "the primary key has {n_key} columns, the key given {}",
+            parts.len()
+        ));
+    }
+    let mut wanted = Vec::with_capacity(n_key);
+    for p in &parts {
+        match p.parse::<i128>() {
+            Ok(v) => wanted.push(Wanted::Int(v)),
+            Err(_) => {
+                return KeySearch::Unsupported(format!(
+                    "{p}: only integer keys are searched by descent"
+                ))
+            }
+        }
+    }
+    let mut pages = LogicalPages::new(space);
+    let mut buf = Vec::new();
+    let mut list = RecordList::default();
+    let mut problems = Vec::new();
+    let mut path = Vec::new();
+    let mut n = index.root_page;
+    for _ in 0..MAX_DEPTH {
+        if path.contains(&n) {
+            return KeySearch::Unsupported(format!("page {n} reached twice: a cycle"));
+        }
+        path.push(n);
+        if pages.read_into(n, &mut buf).is_none() {
+            return KeySearch::Unsupported(format!("page {n} cannot be read"));
+        }
+        let Ok(header) = IndexHeader::parse(&buf) else {
+            return KeySearch::Unsupported(format!("page {n} is not an index page"));
+        };
+        if header.index_id != index.id {
+            return KeySearch::Unsupported(format!(
+                "page {n} belongs to index {}, not {}",
+                header.index_id, index.id
+            ));
+        }
+        if header.level == 0 {
+            return leaf(space, schema, n, &parts, path);
+        }
+        let page = IndexPage::new(&buf, header);
+        page.walk(&mut list, &mut problems);
+        let mut child = None;
+        for r in list
+            .records
+            .iter()
+            .filter(|r| r.record_type == RecordType::NodePointer)
+        {
+            let Some((values, child_page)) = node_pointer(&buf, r, page.format, key_fields) else {
+                return KeySearch::Unsupported(format!(
+                    "page {n}: the node pointer at {} cannot be read",
+                    r.origin
+                ));
+            };
+            // The leftmost pointer of a level (min-rec) stands for -infinity.
+            let not_above = r.is_min_rec() || {
+                let mut ord = Ordering::Equal;
+                for (v, w) in values.iter().zip(&wanted) {
+                    match compare(v, w) {
+                        Some(Ordering::Equal) => continue,
+                        Some(o) => {
+                            ord = o;
+                            break;
+                        }
+                        None => {
+                            return KeySearch::Unsupported(format!(
+                                "key column value {} is not an integer",
+                                value_text(v)
+                            ))
+                        }
+                    }
+                }
+                ord != Ordering::Greater
+            };
+            if not_above {
+                child = Some(child_page);
+            } else {
+                break;
+            }
+        }
+        match child {
+            Some(c) => n = c,
+            None => return KeySearch::Unsupported(format!("page {n}: no node pointer to follow")),
+        }
+    }
+    KeySearch::Unsupported(format!("more than {MAX_DEPTH} levels: a cycle"))
+}
+
+/// The key values and child page of node pointer `r`.
+fn node_pointer(
+    bytes: &[u8],
+    r: &RecordHeader,
+    format: RecordFormat,
+    key_fields: &[crate::rows::records::IndexField],
+) -> Option<(Vec<Value>, u32)> {
+    let places: Vec<(usize, usize)> = match format {
+        RecordFormat::Compact => compact_fields(bytes, r, key_fields, None)?
+            .0
+            .iter()
+            .map(|p| (p.start, p.len))
+            .collect(),
+        RecordFormat::Redundant => r
+            .redundant_fields(bytes)
+            .ok()?
+            .iter()
+            .take(key_fields.len())
+            .map(|f| (f.start, f.len))
+            .collect(),
+    };
+    if places.len() != key_fields.len() {
+        return None;
+    }
+    let end = places.last().map_or(0, |p| p.0 + p.1);
+    let values = places
+        .iter()
+        .zip(key_fields)
+        .map(|(&(start, len), f)| {
+            bytes
+                .get(r.origin + start..r.origin + start + len)
+                .map(|b| f.value(b))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let child = innodb_format::bytes::u32_at(bytes, r.origin + end, "child page").ok()?;
+    Some((values, child))
+}
+
+fn leaf(
+    space: &Tablespace,
+    schema: &Schema,
+    page: u32,
+    parts: &[&str],
+    path: Vec<u32>,
+) -> KeySearch {
+    let rows = match RecordsReport::build_page(space, schema, None, page) {
+        Ok(r) => r,
+        Err(e) => return KeySearch::Unsupported(format!("leaf page {page}: {e:?}")),
+    };
+    let found = rows.rows.iter().find(|r| {
+        r.values
+            .get(..parts.len())
+            .is_some_and(|key| key.iter().map(value_text).zip(parts).all(|(a, b)| a == *b))
+    });
+    match found {
+        Some(r) => KeySearch::Found {
+            page,
+            origin: r.origin,
+            path,
+        },
+        None => KeySearch::NotFound { page, path },
+    }
+}

@@ -1,0 +1,11 @@
+//! Rows: a table's columns (from the dictionary, the SDI or a `CREATE
+//! TABLE` statement) laid over its records, and the values decoded, the
+//! versions kept in the undo log included.
+
+pub mod ddl;
+pub mod instant;
+pub mod key_search;
+pub mod mariadb_instant;
+pub mod records;
+pub mod row_history;
+pub mod schema;

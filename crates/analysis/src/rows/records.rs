@@ -1,0 +1,816 @@
+//! `records`: the rows of an index in key order, decoded with the table's
+//! columns (see `schema`): where each field of a record is (row versions
+//! and instant ALTERs included), off-page parts followed, whether the
+//! schema fits the records, and deleted rows with their confidence.
+
+use crate::rows::instant;
+use crate::rows::mariadb_instant;
+pub use crate::rows::schema::{IndexField, Schema, SchemaIndex};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::index::record::{RecordFormat, RecordHeader, RecordType};
+use innodb_format::index::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
+use innodb_format::value::column_value::{RollPtr, Value};
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::{btree, lob, zblob};
+use innodb_space::{Finding, FindingKind, Tablespace};
+use serde::Serialize;
+
+/// Where a row was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowState {
+    /// A record of the index.
+    Live,
+    /// Delete-marked: still in the index, deleted by a transaction, not yet purged.
+    DeleteMarked,
+    /// In a page's garbage list: a purged record whose bytes are still there
+    /// until its space is reused (MySQL leaves them; MariaDB zeroes them, and
+    /// such records are only counted, as `erased_records`).
+    Garbage,
+}
+
+struct RawField {
+    bytes: Vec<u8>,
+    null: bool,
+    /// Not stored in this record's row version.
+    absent: bool,
+    external: Option<ExternRef>,
+}
+
+struct RawRow {
+    page: u32,
+    origin: usize,
+    state: RowState,
+    confidence: Option<Confidence>,
+    fields: Vec<RawField>,
+}
+
+/// Where a COMPACT record begins and ends by the schema's reading of it:
+/// bytes before the origin (header, null bitmap, lengths) and after it.
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    origin: usize,
+    before: usize,
+    after: usize,
+    /// In the page's garbage list.
+    garbage: bool,
+}
+
+impl Extent {
+    fn start(&self) -> usize {
+        self.origin.saturating_sub(self.before)
+    }
+    fn end(&self) -> usize {
+        self.origin + self.after
+    }
+}
+
+/// How far a deleted record's values can be trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Parts of its bytes have been reused by a live record, or an
+    /// off-page part is gone: some values are not the deleted row's.
+    Low,
+    /// Read whole, but nothing around it confirms where it ends.
+    Medium,
+    /// Intact: delete-marked and still in the index, or a garbage-list
+    /// record whose bytes no live record has taken and which ends where a
+    /// neighbour (or the heap) begins.
+    High,
+}
+
+/// The confidence of the garbage-list record at `origin` among the
+/// page's record `extents` (`heap_top`: where the heap ends).
+fn garbage_confidence(origin: usize, extents: &[Extent], heap_top: usize) -> Confidence {
+    let Some(g) = extents.iter().find(|e| e.origin == origin) else {
+        return Confidence::Medium;
+    };
+    let overwritten = extents
+        .iter()
+        .any(|e| !e.garbage && e.start() < g.end() && g.start() < e.end());
+    if overwritten {
+        return Confidence::Low;
+    }
+    let meets = g.end() == heap_top
+        || extents
+            .iter()
+            .any(|e| e.origin != origin && (e.end() == g.start() || g.end() == e.start()));
+    if meets {
+        Confidence::High
+    } else {
+        Confidence::Medium
+    }
+}
+
+/// Every field's bytes of the record `r`, or `None` when its layout does
+/// not fit the index's fields or runs past the record heap.
+fn raw_fields(
+    bytes: &[u8],
+    r: &RecordHeader,
+    format: RecordFormat,
+    fields: &[IndexField],
+    heap_top: usize,
+    mariadb_core: Option<usize>,
+) -> Option<Vec<RawField>> {
+    let places: Vec<Place> = match format {
+        RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
+        RecordFormat::Redundant => {
+            let stored = r.redundant_fields(bytes).ok()?;
+            // After a MariaDB instant ADD a record may hold fewer fields than
+            // the index: the others take the metadata record's defaults.
+            let least = mariadb_core.unwrap_or(fields.len());
+            if stored.len() > fields.len() || stored.len() < least {
+                return None;
+            }
+            let mut places: Vec<Place> = stored
+                .iter()
+                .map(|f| Place {
+                    start: f.start,
+                    len: f.len,
+                    null: f.null,
+                    external: f.external,
+                    absent: false,
+                })
+                .collect();
+            let end = places.last().map_or(0, |p| p.start + p.len);
+            places.resize(
+                fields.len(),
+                Place {
+                    start: end,
+                    absent: true,
+                    ..Place::default()
+                },
+            );
+            places
+        }
+    };
+    let end = places.last().map_or(0, |p| p.start + p.len);
+    if r.origin + end > heap_top {
+        return None;
+    }
+    let raw = places
+        .into_iter()
+        .map(|p| {
+            let b = bytes.get(r.origin + p.start..r.origin + p.start + p.len)?;
+            let field = |bytes: &[u8], external| RawField {
+                bytes: bytes.to_vec(),
+                null: p.null,
+                absent: p.absent,
+                external,
+            };
+            Some(if p.external && p.len >= BTR_EXTERN_FIELD_REF_SIZE {
+                let (local, reference) = b.split_at_checked(p.len - BTR_EXTERN_FIELD_REF_SIZE)?;
+                field(local, ExternRef::parse(reference).ok())
+            } else {
+                field(b, None)
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(raw)
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Leaf page.
+    pub page: u32,
+    /// Record origin on the page.
+    pub origin: usize,
+    /// Not a live row (only listed with `--deleted`).
+    pub deleted: bool,
+    /// Live, delete-marked, or read from the garbage list.
+    pub state: RowState,
+    /// For a deleted row: how far its values can be trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+    /// Values, in field order.
+    pub values: Vec<Value>,
+    /// `DB_ROLL_PTR` taken apart, for clustered records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roll_ptr: Option<RollPtr>,
+    /// Off-page columns: the field's position and the first page of its
+    /// BLOB chain or LOB (its 20-byte reference's `BTR_EXTERN_PAGE_NO`).
+    #[serde(skip)]
+    pub external: Vec<(usize, u32)>,
+}
+
+/// The `records` report.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordsReport {
+    /// `db/table`.
+    pub table: String,
+    /// Index name.
+    pub index: String,
+    /// Index id.
+    pub index_id: u64,
+    /// Field names and types.
+    pub fields: Vec<IndexField>,
+    /// Rows in key order (garbage-list records after each page's list).
+    pub rows: Vec<Row>,
+    /// Garbage-list records whose bytes the server zeroed (with `--deleted`).
+    pub erased_records: usize,
+    /// How well the schema's reading of the COMPACT records fits the pages.
+    pub layout: LayoutFit,
+    /// Problems.
+    pub findings: Vec<Finding>,
+}
+
+/// Records that do not fit the schema listed one by one, at most.
+const MAX_RECORD_FINDINGS: usize = 20;
+
+/// Whether a schema reads COMPACT records at their true size: records are
+/// laid out one after another in the page heap, so with the right columns
+/// a record's last byte is followed by the next record's header and null
+/// bitmap and lengths. A wrong schema (other column types, a missing or
+/// extra column) breaks this for most neighbours.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LayoutFit {
+    /// Neighbouring records (in heap address order) compared.
+    pub pairs: usize,
+    /// Those where the first ends exactly where the second begins.
+    pub fitting_pairs: usize,
+    /// Records (not in a garbage list) the schema could not read at all.
+    pub unreadable: usize,
+}
+
+impl LayoutFit {
+    /// Adds the neighbours among one page's records, and empties `extents`.
+    fn add_page(&mut self, extents: &mut Vec<Extent>) {
+        extents.sort_by_key(|e| e.origin);
+        for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
+            self.pairs += 1;
+            if a.origin + a.after + b.before == b.origin {
+                self.fitting_pairs += 1;
+            }
+        }
+        extents.clear();
+    }
+
+    /// True unless most neighbours disagree with the schema (fewer than
+    /// half meet, records it cannot read counting against it); nothing
+    /// compared counts as fitting.
+    pub fn fits(&self) -> bool {
+        self.fitting_pairs * 2 >= self.pairs + self.unreadable
+    }
+}
+
+/// Why there are no records to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoRecords {
+    /// No index of that name or id; the ones there are.
+    NoIndex(Vec<String>),
+}
+
+/// Where one field of a record is.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Place {
+    /// Offset from the record origin.
+    pub(crate) start: usize,
+    /// Bytes in the record.
+    pub(crate) len: usize,
+    /// SQL NULL.
+    pub(crate) null: bool,
+    /// Ends with a 20-byte reference to off-page data.
+    pub(crate) external: bool,
+    /// Not stored in a record of this row version (INSTANT ADD/DROP).
+    pub(crate) absent: bool,
+}
+
+/// Where each field of a COMPACT leaf record is. A record carrying a row
+/// version stores only the fields of that version, its null bitmap
+/// covering those alone.
+///
+/// `mariadb_core`: the clustered index's `n_core_fields` after a MariaDB
+/// instant ALTER: an ordinary record holds that many fields, a
+/// `REC_STATUS_INSTANT` one says how many more before its null bitmap.
+pub(crate) fn compact_fields(
+    page: &[u8],
+    rec: &RecordHeader,
+    fields: &[IndexField],
+    mariadb_core: Option<usize>,
+) -> Option<(Vec<Place>, usize)> {
+    let (stored_n, version, version_bytes) = match mariadb_core {
+        Some(n_core) if rec.record_type == RecordType::Instant => {
+            let (n_add, bytes) = mariadb_instant::n_add_fields(page, rec.origin)?;
+            (Some(n_core + 1 + n_add), 0, bytes)
+        }
+        Some(n_core) => (Some(n_core), 0, 0),
+        None => {
+            let (v, bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
+            (None, v, bytes)
+        }
+    };
+    let stored_at = |i: usize, f: &IndexField| match stored_n {
+        Some(n) => i < n,
+        None => f.instant.stored_in(version),
+    };
+    let n_nullable = fields
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| stored_at(*i, f) && f.column_type.nullable())
+        .count();
+    let extra = |i: usize| {
+        rec.origin
+            .checked_sub(6 + version_bytes + i)
+            .and_then(|a| page.get(a).copied())
+    };
+    let mut null_i = 0usize;
+    let mut len_at = n_nullable.div_ceil(8);
+    let mut start = 0usize;
+    let mut out = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        if !stored_at(i, f) {
+            out.push(Place {
+                start,
+                absent: true,
+                ..Place::default()
+            });
+            continue;
+        }
+        let t = &f.column_type;
+        if t.nullable() {
+            let is_null = extra(null_i / 8)? >> (null_i % 8) & 1 == 1;
+            null_i += 1;
+            if is_null {
+                out.push(Place {
+                    start,
+                    null: true,
+                    ..Place::default()
+                });
+                continue;
+            }
+        }
+        let (len, external) = match t.fixed_size() {
+            Some(n) => (n, false),
+            None => {
+                let b = usize::from(extra(len_at)?);
+                len_at += 1;
+                if t.big() && b & 0x80 != 0 {
+                    let v = (b << 8) | usize::from(extra(len_at)?);
+                    len_at += 1;
+                    (v & 0x3fff, v & 0x4000 != 0)
+                } else {
+                    (b, false)
+                }
+            }
+        };
+        out.push(Place {
+            start,
+            len,
+            external,
+            ..Place::default()
+        });
+        start += len;
+    }
+    // The 5 header bytes, the version byte, the null bitmap and the lengths.
+    Some((out, 5 + version_bytes + len_at))
+}
+
+impl RecordsReport {
+    /// The rows of index `which` (name or id; the clustered index when `None`)
+    /// of the table `schema` describes.
+    pub fn build(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        deleted: bool,
+        limit: Option<usize>,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::build_from(space, schema, which, deleted, limit, None)
+    }
+
+    /// The rows of one leaf page `page` of index `which`, read from that
+    /// page alone (and its BLOB pages): what a page view shows.
+    pub fn build_page(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        page: u32,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::build_from(space, schema, which, false, None, Some(page))
+    }
+
+    fn build_from(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        deleted: bool,
+        limit: Option<usize>,
+        only_page: Option<u32>,
+    ) -> Result<RecordsReport, NoRecords> {
+        let index = match which {
+            None => schema.indexes.iter().find(|i| i.clustered),
+            Some(w) => schema
+                .indexes
+                .iter()
+                .find(|i| i.name == w || i.id.to_string() == w),
+        }
+        .ok_or_else(|| {
+            NoRecords::NoIndex(
+                schema
+                    .indexes
+                    .iter()
+                    .map(|i| format!("{} ({})", i.name, i.id))
+                    .collect(),
+            )
+        })?;
+        let mut fields = index.fields.clone();
+        let mut pages = LogicalPages::new(space);
+        let mut rows = Vec::new();
+        let mut findings = Vec::new();
+        let mut mariadb_core = None;
+        if index.clustered {
+            match mariadb_instant::prepare(&mut pages, index.root_page, schema, &fields) {
+                Ok(Some(m)) => {
+                    fields = m.fields;
+                    mariadb_core = Some(m.n_core);
+                }
+                Ok(None) => {}
+                Err(e) => findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    index.root_page,
+                    0,
+                    "instant ALTER metadata",
+                    format!("{e}: the records are read as if no column had been added or dropped"),
+                )),
+            }
+        }
+        let mut raw_rows: Vec<RawRow> = Vec::new();
+        let mut erased = 0usize;
+        let mut layout = LayoutFit::default();
+        let mut extents = Vec::new();
+        let visit = |v: &btree::PageVisit<'_>| {
+            if v.page.header.level != 0
+                || v.page.header.index_id != index.id
+                || limit.is_some_and(|l| raw_rows.len() >= l)
+            {
+                return;
+            }
+            let bytes = v.page.bytes();
+            let heap_top = usize::from(v.page.header.heap_top);
+            if v.page.format == RecordFormat::Compact {
+                // Every record in the heap, shown or not, so that deleted
+                // ones between live ones do not break the neighbourhood.
+                let mut heap: Vec<(usize, bool)> = v
+                    .records
+                    .records
+                    .iter()
+                    .filter(|r| !r.is_min_rec())
+                    .map(|r| (r.origin, false))
+                    .collect();
+                let (mut free, mut problems) = (Vec::new(), Vec::new());
+                v.page.free_list(&mut free, &mut problems);
+                heap.extend(free.into_iter().map(|o| (o, true)));
+                for (o, garbage) in heap {
+                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
+                        if let Some((places, before)) =
+                            compact_fields(bytes, &h, &fields, mariadb_core)
+                        {
+                            extents.push(Extent {
+                                origin: o,
+                                before,
+                                after: places.last().map_or(0, |p| p.start + p.len),
+                                garbage,
+                            });
+                        }
+                    }
+                }
+            }
+            let mut candidates: Vec<(RecordHeader, RowState)> = v
+                .records
+                .records
+                .iter()
+                .filter(|r| !r.is_min_rec())
+                .filter(|r| deleted || !r.is_deleted())
+                .map(|r| {
+                    (
+                        *r,
+                        if r.is_deleted() {
+                            RowState::DeleteMarked
+                        } else {
+                            RowState::Live
+                        },
+                    )
+                })
+                .collect();
+            if deleted {
+                // Records in the page's garbage list: purged or deleted, still readable.
+                let mut free = Vec::new();
+                let mut problems = Vec::new();
+                v.page.free_list(&mut free, &mut problems);
+                for o in free {
+                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
+                        candidates.push((h, RowState::Garbage));
+                    }
+                }
+            }
+            for (r, state) in candidates {
+                if limit.is_some_and(|l| raw_rows.len() >= l) {
+                    break;
+                }
+                if v.page.format == RecordFormat::Compact
+                    && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
+                {
+                    findings.push(Finding::on_page(
+                        FindingKind::Unreadable,
+                        v.page_no,
+                        r.origin,
+                        "info bits",
+                        "the record stores its field count (INSTANT ADD COLUMN of MySQL 8.0.12–8.0.28), which is not decoded yet",
+                    ));
+                    continue;
+                }
+                match raw_fields(bytes, &r, v.page.format, &fields, heap_top, mariadb_core) {
+                    // The server may have zeroed a purged record (MariaDB
+                    // does): nothing of it is left to read.
+                    Some(f)
+                        if state == RowState::Garbage
+                            && f.iter().all(|f| f.bytes.iter().all(|&b| b == 0)) =>
+                    {
+                        erased += 1;
+                    }
+                    Some(f) => raw_rows.push(RawRow {
+                        page: v.page_no,
+                        origin: r.origin,
+                        state,
+                        confidence: match state {
+                            RowState::Live => None,
+                            RowState::DeleteMarked => Some(Confidence::High),
+                            RowState::Garbage => {
+                                Some(garbage_confidence(r.origin, &extents, heap_top))
+                            }
+                        },
+                        fields: f,
+                    }),
+                    None if state == RowState::Garbage => {}
+                    None => {
+                        layout.unreadable += 1;
+                        // The first few by place; the schema finding counts them all.
+                        if layout.unreadable > MAX_RECORD_FINDINGS {
+                            continue;
+                        }
+                        findings.push(Finding::on_page(
+                            FindingKind::Unreadable,
+                            v.page_no,
+                            r.origin,
+                            "record",
+                            format!(
+                                "the record does not have the {} fields of index {}",
+                                fields.len(),
+                                index.name
+                            ),
+                        ))
+                    }
+                }
+            }
+            layout.add_page(&mut extents);
+        };
+        let walk_findings = match only_page {
+            None => btree::walk(&mut pages, index.root_page, visit).findings,
+            Some(n) => btree::visit_one(&mut pages, n, visit),
+        };
+        findings.extend(walk_findings);
+        if !layout.fits() {
+            findings.insert(
+                0,
+                Finding::on_page(
+                    FindingKind::Unreadable,
+                    index.root_page,
+                    0,
+                    "schema",
+                    format!(
+                        "the schema does not fit the records: read with its {} fields, {} records cannot be read at all and only {} of {} neighbouring records of the leaf pages meet where the next one begins; the values are not to be trusted",
+                        fields.len(),
+                        layout.unreadable,
+                        layout.fitting_pairs,
+                        layout.pairs
+                    ),
+                ),
+            );
+        }
+        let mut buf = Vec::new();
+        for raw in raw_rows {
+            let mut values = Vec::with_capacity(raw.fields.len());
+            let mut roll_ptr = None;
+            let mut external = Vec::new();
+            for (i, (rf, f)) in raw.fields.into_iter().zip(&fields).enumerate() {
+                if rf.absent {
+                    // Older than an INSTANT ADD (its default) or newer than a DROP.
+                    values.push(match &f.instant.default {
+                        Some(d) if f.instant.version_dropped == 0 => f.value(d),
+                        _ => Value::Null,
+                    });
+                    continue;
+                }
+                if rf.null {
+                    values.push(Value::Null);
+                    continue;
+                }
+                let mut b = rf.bytes;
+                if let Some(r) = rf.external {
+                    external.push((i, r.page_no));
+                    match blob(&mut pages, r, &mut buf) {
+                        Ok(rest) => {
+                            b.extend_from_slice(&rest.bytes);
+                            if let Some((page, offset, m)) = rest.trailing_link {
+                                if raw.state != RowState::Garbage {
+                                    findings.push(Finding::on_page(
+                                        FindingKind::BrokenList,
+                                        page,
+                                        offset,
+                                        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+                                        m,
+                                    ));
+                                }
+                            }
+                        }
+                        Err(m) => {
+                            // A purged record's BLOB pages may have been freed and reused:
+                            // no finding for those.
+                            if raw.state != RowState::Garbage {
+                                findings.push(Finding::on_page(
+                                    FindingKind::BrokenList,
+                                    r.page_no,
+                                    r.offset as usize,
+                                    "BLOB chain",
+                                    m.clone(),
+                                ));
+                            }
+                            values.push(Value::Undecoded {
+                                undecoded: format!("off-page column: {m}"),
+                            });
+                            continue;
+                        }
+                    }
+                }
+                if f.name == "DB_ROLL_PTR" {
+                    roll_ptr = RollPtr::parse(&b);
+                }
+                values.push(f.value(&b));
+            }
+            // A value that could not be read (an off-page part gone) lowers it.
+            let confidence = match raw.confidence {
+                Some(_) if values.iter().any(|v| matches!(v, Value::Undecoded { .. })) => {
+                    Some(Confidence::Low)
+                }
+                c => c,
+            };
+            rows.push(Row {
+                page: raw.page,
+                origin: raw.origin,
+                deleted: raw.state != RowState::Live,
+                state: raw.state,
+                confidence,
+                values,
+                roll_ptr,
+                external,
+            });
+        }
+        Ok(RecordsReport {
+            table: schema.table.clone(),
+            index: index.name.clone(),
+            index_id: index.id,
+            fields,
+            rows,
+            erased_records: erased,
+            layout,
+            findings,
+        })
+    }
+}
+
+/// An off-page value read whole, and what is wrong past its end.
+pub(crate) struct OffPageValue {
+    /// The value's off-page bytes.
+    pub bytes: Vec<u8>,
+    /// An old-style BLOB chain whose last page does not end it: that page,
+    /// the offset of its `BTR_BLOB_HDR_NEXT_PAGE_NO`, and what it links to.
+    pub trailing_link: Option<(u32, usize, String)>,
+}
+
+/// The off-page part of a column: an old-style BLOB page chain, bounded by
+/// its length and the file, a page met twice being a cycle, or a MySQL 8
+/// LOB (uncompressed or compressed) as the reference's LOB version sees it.
+pub(crate) fn blob(
+    pages: &mut LogicalPages<'_>,
+    r: ExternRef,
+    buf: &mut Vec<u8>,
+) -> Result<OffPageValue, String> {
+    let whole = |bytes| OffPageValue {
+        bytes,
+        trailing_link: None,
+    };
+    let length = usize::try_from(r.length).unwrap_or(usize::MAX);
+    let want = length.min(sdi::MAX_SDI_BYTES * 16);
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let (mut page, mut offset) = (r.page_no, r.offset as usize);
+    // The page read last and where its BTR_BLOB_HDR_NEXT_PAGE_NO is.
+    let mut from: Option<(u32, usize)> = None;
+    while out.len() < want {
+        if page == innodb_format::FIL_NULL {
+            return Err(format!(
+                "the chain ends after {} of {want} bytes",
+                out.len()
+            ));
+        }
+        if !seen.insert(page) {
+            return Err(match from {
+                Some((p, at)) => format!(
+                    "cycle: page {page} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {p} at offset {at} links back to it after {} of {want} bytes)",
+                    out.len()
+                ),
+                None => format!("cycle: page {page} comes back"),
+            });
+        }
+        let check = pages
+            .read_into(page, buf)
+            .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
+        let kind = check.page_type;
+        if out.is_empty() && (kind == PageType::LOB_FIRST || kind == PageType::ZLOB_FIRST) {
+            // MySQL 8.0+: the reference's offset field holds the LOB version.
+            return lob::read_lob_version(pages, page, Some(r.offset), want, buf).map(whole);
+        }
+        if out.is_empty() && kind == PageType::TYPE_ZBLOB {
+            return zblob::read_zblob(pages, page, r.offset, want, buf).map(whole);
+        }
+        // MySQL 5.0 did not stamp its BLOB pages: they carry type 0.
+        let untyped_blob = kind == PageType::ALLOCATED && !check.all_zero;
+        if kind != PageType::TYPE_BLOB && !untyped_blob {
+            return Err(format!(
+                "page {page} is a {} page, not the start or the next page of a BLOB chain",
+                kind.name(pages.space().format().vendor)
+            ));
+        }
+        let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
+        out.extend_from_slice(part);
+        from = Some((page, offset + sdi::BTR_BLOB_HDR_NEXT_PAGE_NO));
+        page = next;
+        offset = innodb_format::fil::header::FIL_PAGE_DATA;
+    }
+    // The server ends a chain with FIL_NULL on its last page (whose part
+    // ends the value); a link past it is a damaged chain, even though the
+    // value itself was read whole.
+    let trailing_link = match from {
+        Some((last, at)) if page != innodb_format::FIL_NULL && want == length => Some((
+            last,
+            at,
+            if seen.contains(&page) {
+                format!(
+                        "cycle: the last page of the chain links back to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
+                    )
+            } else {
+                format!(
+                        "the chain goes on to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
+                    )
+            },
+        )),
+        _ => None,
+    };
+    out.truncate(want);
+    Ok(OffPageValue {
+        bytes: out,
+        trailing_link,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(origin: usize, before: usize, after: usize, garbage: bool) -> Extent {
+        Extent {
+            origin,
+            before,
+            after,
+            garbage,
+        }
+    }
+
+    #[test]
+    fn garbage_confidence_by_neighbours_and_overlap() {
+        // Live records at 125..150 and 150..180; garbage at 180..210 meets the second.
+        let page = [
+            ext(130, 5, 20, false),
+            ext(155, 5, 25, false),
+            ext(185, 5, 25, true),
+        ];
+        assert_eq!(garbage_confidence(185, &page, 400), Confidence::High);
+        // Ending at the heap top also confirms it.
+        let alone = [ext(130, 5, 20, false), ext(305, 5, 95, true)];
+        assert_eq!(garbage_confidence(305, &alone, 400), Confidence::High);
+        // Meeting nothing: read, but unconfirmed.
+        let adrift = [ext(130, 5, 20, false), ext(205, 5, 20, true)];
+        assert_eq!(garbage_confidence(205, &adrift, 400), Confidence::Medium);
+        // A live record written over part of it.
+        let reused = [
+            ext(130, 5, 20, false),
+            ext(145, 5, 30, true),
+            ext(160, 5, 20, false),
+        ];
+        assert_eq!(garbage_confidence(145, &reused, 400), Confidence::Low);
+        // A record whose layout could not be worked out.
+        assert_eq!(garbage_confidence(999, &page, 400), Confidence::Medium);
+    }
+}

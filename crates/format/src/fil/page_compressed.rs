@@ -1,0 +1,156 @@
+//! MariaDB `PAGE_COMPRESSED=1` pages: the whole page compressed in place.
+//!
+//! Classic layout (`FIL_PAGE_TYPE` 34354): algorithm as an 8-byte integer at
+//! 26 (`FIL_PAGE_COMP_ALGO`), payload length at 38 (`FIL_PAGE_COMP_SIZE`),
+//! payload from 40 (`FIL_PAGE_COMP_DATA`). full_crc32 layout (type `0x8000 |
+//! n`): payload from 26 up to the frame end, algorithm from the tablespace
+//! flags. Only zlib is decoded; the other algorithms are named.
+
+use crate::bytes::{slice, u16_at, u64_at};
+use crate::fsp::flags::CompressionAlgorithm;
+use crate::FormatError;
+use serde::Serialize;
+
+/// Offset of the algorithm in classic page-compressed pages (`FIL_PAGE_COMP_ALGO`);
+/// start of the payload in full_crc32 frames.
+pub const FIL_PAGE_COMP_ALGO: usize = 26;
+/// Offset of the payload length in classic page-compressed pages (`FIL_PAGE_COMP_SIZE`).
+pub const FIL_PAGE_COMP_SIZE: usize = 38;
+/// Offset of the payload in classic page-compressed pages (`FIL_PAGE_COMP_DATA`).
+pub const FIL_PAGE_COMP_DATA: usize = 40;
+
+/// What a page-compressed frame held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CompressedFrame {
+    /// The algorithm.
+    pub algorithm: CompressionAlgorithm,
+    /// Bytes of compressed payload.
+    pub payload_len: usize,
+}
+
+/// Inflates page-compressed frames into a reusable logical-page buffer.
+///
+/// Holds the zlib state and the output buffer so that a scan over many pages
+/// allocates nothing per page.
+pub struct PageDecompressor {
+    inflater: flate2::Decompress,
+    out: Vec<u8>,
+}
+
+impl std::fmt::Debug for PageDecompressor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageDecompressor")
+            .field("page_size", &self.out.len())
+            .finish()
+    }
+}
+
+impl PageDecompressor {
+    /// A decompressor producing pages of `logical_page_size` bytes.
+    pub fn new(logical_page_size: usize) -> Self {
+        PageDecompressor {
+            inflater: flate2::Decompress::new(true),
+            out: vec![0; logical_page_size],
+        }
+    }
+
+    /// The last inflated page.
+    pub fn page(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// Inflates a classic (type 34354) page-compressed page.
+    pub fn decompress_classic(&mut self, page: &[u8]) -> Result<CompressedFrame, FormatError> {
+        let algo_raw = u64_at(page, FIL_PAGE_COMP_ALGO, "FIL_PAGE_COMP_ALGO")?;
+        if algo_raw > 0xFF {
+            return Err(FormatError::BadValue {
+                field: "FIL_PAGE_COMP_ALGO",
+                offset: FIL_PAGE_COMP_ALGO,
+                reason: format!("algorithm {algo_raw} is not a compression algorithm"),
+            });
+        }
+        let algorithm = CompressionAlgorithm(algo_raw as u8);
+        let len = usize::from(u16_at(page, FIL_PAGE_COMP_SIZE, "FIL_PAGE_COMP_SIZE")?);
+        let payload = slice(page, FIL_PAGE_COMP_DATA, len, "FIL_PAGE_COMP_DATA")?;
+        self.inflate(algorithm, payload, FIL_PAGE_COMP_DATA, page)?;
+        Ok(CompressedFrame {
+            algorithm,
+            payload_len: len,
+        })
+    }
+
+    /// Inflates a full_crc32 page-compressed frame of `frame_size` bytes
+    /// (from the page type), compressed with `algorithm` (from the flags).
+    pub fn decompress_full_crc32(
+        &mut self,
+        frame: &[u8],
+        algorithm: CompressionAlgorithm,
+    ) -> Result<CompressedFrame, FormatError> {
+        let end = frame.len().saturating_sub(4).max(FIL_PAGE_COMP_ALGO);
+        let payload = slice(
+            frame,
+            FIL_PAGE_COMP_ALGO,
+            end - FIL_PAGE_COMP_ALGO,
+            "FIL_PAGE_COMP_ALGO",
+        )?;
+        let used = self.inflate(algorithm, payload, FIL_PAGE_COMP_ALGO, frame)?;
+        Ok(CompressedFrame {
+            algorithm,
+            payload_len: used,
+        })
+    }
+
+    /// Inflates `payload` into the output page; returns the compressed bytes used.
+    fn inflate(
+        &mut self,
+        algorithm: CompressionAlgorithm,
+        payload: &[u8],
+        offset: usize,
+        frame: &[u8],
+    ) -> Result<usize, FormatError> {
+        let fail = |reason: String| FormatError::Decompress {
+            field: "page_compressed payload",
+            offset,
+            reason,
+        };
+        if algorithm.0 != 1 {
+            return Err(fail(format!(
+                "algorithm {} ({}) is not supported; only zlib is decoded",
+                algorithm.0,
+                algorithm.name()
+            )));
+        }
+        self.inflater.reset(true);
+        let status = self
+            .inflater
+            .decompress(payload, &mut self.out, flate2::FlushDecompress::Finish)
+            .map_err(|e| fail(e.to_string()))?;
+        let produced = self.inflater.total_out() as usize;
+        let used = self.inflater.total_in() as usize;
+        if status != flate2::Status::StreamEnd {
+            return Err(fail(format!(
+                "zlib stream did not end within the frame ({produced} bytes inflated)"
+            )));
+        }
+        let size = self.out.len();
+        if produced == size {
+            return Ok(used);
+        }
+        // A stream holding the page minus the header bytes before the payload:
+        // shift it into place and take the header from the frame.
+        if produced + offset == size {
+            self.out.copy_within(0..produced, offset);
+            // The payload starts at `offset` within the frame.
+            crate::bytes::write_at(
+                &mut self.out,
+                0,
+                slice(frame, 0, offset, "FIL header")?,
+                "FIL header",
+            )?;
+            return Ok(used);
+        }
+        Err(fail(format!(
+            "inflated {produced} bytes, expected a {size}-byte page"
+        )))
+    }
+}

@@ -1,0 +1,203 @@
+//! INODE pages (`FIL_PAGE_INODE`, `fsp0fsp.h`) and their file-segment entries.
+//!
+//! The page: `FSEG_INODE_PAGE_NODE` at 38 (12 bytes, links the page into
+//! `FSP_SEG_INODES_FULL`/`FREE`), entries from `FSEG_ARR_OFFSET` = 50. An entry:
+//! `FSEG_ID` 0 (8), `FSEG_NOT_FULL_N_USED` 8 (4), `FSEG_FREE` 12, `FSEG_NOT_FULL`
+//! 28, `FSEG_FULL` 44 (list bases, 16 each), `FSEG_MAGIC_N` 60 (4), then
+//! `FSEG_FRAG_ARR` 64: `FSP_EXTENT_SIZE / 2` fragment-page slots of 4 bytes.
+
+use crate::bytes::{slice, u32_at, u64_at};
+use crate::fsp::flst::{FlstBase, FLST_BASE_NODE_SIZE};
+use crate::FormatError;
+
+/// Absolute offset of `FSEG_INODE_PAGE_NODE`.
+pub const FSEG_INODE_PAGE_NODE: usize = 38;
+/// Absolute offset of the first entry (`FSEG_ARR_OFFSET`).
+pub const FSEG_ARR_OFFSET: usize = 50;
+/// Offset of `FSEG_ID` within an entry.
+pub const FSEG_ID: usize = 0;
+/// Offset of `FSEG_NOT_FULL_N_USED` within an entry.
+pub const FSEG_NOT_FULL_N_USED: usize = 8;
+/// Offset of the `FSEG_FREE` list base within an entry.
+pub const FSEG_FREE: usize = 12;
+/// Offset of the `FSEG_NOT_FULL` list base within an entry.
+pub const FSEG_NOT_FULL: usize = 28;
+/// Offset of the `FSEG_FULL` list base within an entry.
+pub const FSEG_FULL: usize = 44;
+/// Offset of `FSEG_MAGIC_N` within an entry.
+pub const FSEG_MAGIC_N: usize = 60;
+/// Offset of `FSEG_FRAG_ARR` within an entry.
+pub const FSEG_FRAG_ARR: usize = 64;
+/// `FSEG_MAGIC_N_VALUE`.
+pub const FSEG_MAGIC_N_VALUE: u32 = 97_937_874;
+
+/// Fragment-page slots per entry (`FSEG_FRAG_ARR_N_SLOTS` = `FSP_EXTENT_SIZE / 2`).
+pub fn frag_slots(extent_size: usize) -> usize {
+    extent_size / 2
+}
+
+/// Size of one entry (`FSEG_INODE_SIZE`).
+pub fn inode_size(extent_size: usize) -> usize {
+    FSEG_FRAG_ARR + 4 * frag_slots(extent_size)
+}
+
+/// Entries per INODE page (`FSP_SEG_INODES_PER_PAGE`).
+pub fn inodes_per_page(physical_page_size: usize, extent_size: usize) -> usize {
+    physical_page_size.saturating_sub(FSEG_ARR_OFFSET + 10) / inode_size(extent_size).max(1)
+}
+
+/// One file-segment entry, borrowed from its INODE page.
+#[derive(Debug, Clone, Copy)]
+pub struct Inode<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    extent_size: usize,
+}
+
+impl<'a> Inode<'a> {
+    /// Entry `index` of an INODE page.
+    pub fn at(page: &'a [u8], index: usize, extent_size: usize) -> Result<Self, FormatError> {
+        let offset = FSEG_ARR_OFFSET + index * inode_size(extent_size);
+        Self::at_offset(page, offset, extent_size)
+    }
+
+    /// The entry at absolute byte `offset` (as an `FSEG_HEADER` gives it).
+    pub fn at_offset(
+        page: &'a [u8],
+        offset: usize,
+        extent_size: usize,
+    ) -> Result<Self, FormatError> {
+        Ok(Inode {
+            bytes: slice(page, offset, inode_size(extent_size), "FSEG_INODE")?,
+            offset,
+            extent_size,
+        })
+    }
+
+    /// The entry index an `FSEG_HEADER` offset designates, if it is the start of one.
+    pub fn index_of_offset(
+        offset: usize,
+        physical_page_size: usize,
+        extent_size: usize,
+    ) -> Option<usize> {
+        let size = inode_size(extent_size);
+        let rel = offset.checked_sub(FSEG_ARR_OFFSET)?;
+        let index = rel / size;
+        (rel % size == 0 && index < inodes_per_page(physical_page_size, extent_size))
+            .then_some(index)
+    }
+
+    /// Absolute offset of the entry on its page.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// `FSEG_ID` (offset 0): the segment id; 0 for an unused slot.
+    pub fn segment_id(&self) -> u64 {
+        u64_at(self.bytes, FSEG_ID, "FSEG_ID").unwrap_or(0)
+    }
+
+    /// `FSEG_NOT_FULL_N_USED` (offset 8): used pages in the NOT_FULL extents.
+    pub fn not_full_n_used(&self) -> u32 {
+        u32_at(self.bytes, FSEG_NOT_FULL_N_USED, "FSEG_NOT_FULL_N_USED").unwrap_or(0)
+    }
+
+    fn list(&self, at: usize) -> FlstBase {
+        slice(self.bytes, at, FLST_BASE_NODE_SIZE, "FSEG list base")
+            .and_then(FlstBase::parse)
+            .unwrap_or(FlstBase::EMPTY)
+    }
+
+    /// `FSEG_FREE` (offset 12): the segment's free extents.
+    pub fn free(&self) -> FlstBase {
+        self.list(FSEG_FREE)
+    }
+
+    /// `FSEG_NOT_FULL` (offset 28): partly used extents.
+    pub fn not_full(&self) -> FlstBase {
+        self.list(FSEG_NOT_FULL)
+    }
+
+    /// `FSEG_FULL` (offset 44): full extents.
+    pub fn full(&self) -> FlstBase {
+        self.list(FSEG_FULL)
+    }
+
+    /// `FSEG_MAGIC_N` (offset 60).
+    pub fn magic(&self) -> u32 {
+        u32_at(self.bytes, FSEG_MAGIC_N, "FSEG_MAGIC_N").unwrap_or(0)
+    }
+
+    /// `FSEG_FRAG_ARR` (offset 64): every slot, `FIL_NULL` for an empty one.
+    pub fn frag_slots(&self) -> impl Iterator<Item = u32> + 'a {
+        let bytes = self.bytes;
+        (0..frag_slots(self.extent_size)).map(move |i| {
+            u32_at(bytes, FSEG_FRAG_ARR + 4 * i, "FSEG_FRAG_ARR").unwrap_or(crate::FIL_NULL)
+        })
+    }
+
+    /// The entry's fields at their absolute offsets.
+    pub fn fields(&self) -> Vec<crate::field::Field> {
+        use crate::field::Field;
+        let at = self.offset;
+        let frag: Vec<String> = self.frag_pages().map(|p| p.to_string()).collect();
+        vec![
+            Field::new(at + FSEG_ID, 8, "FSEG_ID", self.segment_id()),
+            Field::new(
+                at + FSEG_NOT_FULL_N_USED,
+                4,
+                "FSEG_NOT_FULL_N_USED",
+                self.not_full_n_used().into(),
+            ),
+            self.free().field(at + FSEG_FREE, "FSEG_FREE"),
+            self.not_full().field(at + FSEG_NOT_FULL, "FSEG_NOT_FULL"),
+            self.full().field(at + FSEG_FULL, "FSEG_FULL"),
+            Field::with_meaning(
+                at + FSEG_MAGIC_N,
+                4,
+                "FSEG_MAGIC_N",
+                self.magic().into(),
+                if self.magic() == FSEG_MAGIC_N_VALUE {
+                    "valid"
+                } else {
+                    "wrong"
+                },
+            ),
+            Field::with_meaning(
+                at + FSEG_FRAG_ARR,
+                4 * frag_slots(self.extent_size),
+                "FSEG_FRAG_ARR",
+                frag.len() as u64,
+                if frag.is_empty() {
+                    "no fragment pages".to_string()
+                } else {
+                    format!("pages {}", frag.join(", "))
+                },
+            ),
+        ]
+    }
+
+    /// The fragment pages in use.
+    pub fn frag_pages(&self) -> impl Iterator<Item = u32> + 'a {
+        self.frag_slots().filter(|&p| p != crate::FIL_NULL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_follow_the_extent_size() {
+        // Values from fsp0fsp.h: FSEG_INODE_SIZE = 16 + 3 * 16 + 4 * FSP_EXTENT_SIZE / 2.
+        assert_eq!(inode_size(64), 192);
+        assert_eq!(inode_size(128), 320);
+        assert_eq!(inode_size(256), 576);
+        assert_eq!(inodes_per_page(16384, 64), 85);
+        assert_eq!(inodes_per_page(4096, 256), 7);
+        assert_eq!(inodes_per_page(1024, 256), 1);
+        assert_eq!(Inode::index_of_offset(50 + 192 * 2, 16384, 64), Some(2));
+        assert_eq!(Inode::index_of_offset(51, 16384, 64), None);
+        assert_eq!(Inode::index_of_offset(50 + 192 * 85, 16384, 64), None);
+    }
+}

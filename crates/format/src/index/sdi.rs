@@ -1,0 +1,189 @@
+//! Serialized Dictionary Information (MySQL 8.0+, `dict0sdi.h`): the SDI
+//! index's leaf records. Each is `type` (4, unsigned), `id` (8, unsigned),
+//! `DB_TRX_ID` (6), `DB_ROLL_PTR` (7), the uncompressed length (4), the
+//! compressed length (4) and `data`: zlib-compressed JSON, stored in the
+//! record or, when long, in a chain of SDI BLOB pages whose 20-byte
+//! reference ends the field.
+
+use crate::bytes::{slice, u16_at, u32_at, u64_at, u8_at};
+use crate::index::record::{RecordFormat, RecordHeader};
+use crate::FormatError;
+use serde::Serialize;
+
+/// Bytes of the fixed fields before `data`: type, id, trx id, roll ptr, two lengths.
+pub const SDI_FIXED_BYTES: usize = 4 + 8 + 6 + 7 + 4 + 4;
+/// Size of an external field reference (`BTR_EXTERN_FIELD_REF_SIZE`).
+pub const BTR_EXTERN_FIELD_REF_SIZE: usize = 20;
+
+/// Where an off-page column continues (`BTR_EXTERN_*` of the 20-byte reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ExternRef {
+    /// `BTR_EXTERN_SPACE_ID` (offset 0).
+    pub space_id: u32,
+    /// `BTR_EXTERN_PAGE_NO` (offset 4): first BLOB page.
+    pub page_no: u32,
+    /// `BTR_EXTERN_OFFSET` (offset 8): where the part header starts on that page.
+    pub offset: u32,
+    /// `BTR_EXTERN_LEN` (offset 12, low 4 of 8 bytes): bytes stored off-page.
+    pub length: u64,
+}
+
+impl ExternRef {
+    /// Reads a reference from 20 bytes.
+    pub fn parse(b: &[u8]) -> Result<Self, FormatError> {
+        Ok(ExternRef {
+            space_id: u32_at(b, 0, "BTR_EXTERN_SPACE_ID")?,
+            page_no: u32_at(b, 4, "BTR_EXTERN_PAGE_NO")?,
+            offset: u32_at(b, 8, "BTR_EXTERN_OFFSET")?,
+            // The top bits of the 8-byte length hold the owner and inherited flags.
+            length: u64_at(b, 12, "BTR_EXTERN_LEN")? & 0x0000_00FF_FFFF_FFFF,
+        })
+    }
+}
+
+/// One SDI record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SdiRecord {
+    /// Object type: 1 table, 2 tablespace.
+    pub sdi_type: u32,
+    /// Object id.
+    pub id: u64,
+    /// Length of the JSON once inflated.
+    pub uncompressed_len: u32,
+    /// Length of the zlib stream.
+    pub compressed_len: u32,
+    /// The zlib bytes stored in the record (all of them, or the local prefix).
+    pub local: Vec<u8>,
+    /// Where the rest is, for a record whose data is stored off-page.
+    pub external: Option<ExternRef>,
+}
+
+/// Reads the SDI record at `rec` of a leaf page of the SDI index.
+pub fn parse_record(
+    page: &[u8],
+    rec: &RecordHeader,
+    format: RecordFormat,
+) -> Result<SdiRecord, FormatError> {
+    let o = rec.origin;
+    let (data_len, ext) = match format {
+        RecordFormat::Compact => {
+            // No nullable field: the only length is data's, 1 or 2 bytes below the header.
+            let b1 = u8_at(
+                page,
+                o.checked_sub(6).unwrap_or(usize::MAX),
+                "SDI data length",
+            )?;
+            if b1 & 0x80 != 0 {
+                let b2 = u8_at(
+                    page,
+                    o.checked_sub(7).unwrap_or(usize::MAX),
+                    "SDI data length",
+                )?;
+                let v = (usize::from(b1) << 8) | usize::from(b2);
+                (v & 0x3fff, v & 0x4000 != 0)
+            } else {
+                (usize::from(b1), false)
+            }
+        }
+        RecordFormat::Redundant => {
+            // Field 6 (data) ends where the record ends; it starts where field 5 ends.
+            let short = rec.one_byte_offsets.unwrap_or(false);
+            let at = |i: usize| {
+                o.checked_sub(6 + if short { i + 1 } else { 2 * (i + 1) })
+                    .unwrap_or(usize::MAX)
+            };
+            let (end5, end6) = if short {
+                (
+                    usize::from(u8_at(page, at(5), "SDI field end")? & 0x7f),
+                    usize::from(u8_at(page, at(6), "SDI field end")? & 0x7f),
+                )
+            } else {
+                (
+                    usize::from(u16_at(page, at(5), "SDI field end")?),
+                    usize::from(u16_at(page, at(6), "SDI field end")?),
+                )
+            };
+            let ext = !short && end6 & 0x4000 != 0;
+            ((end6 & 0x3fff).saturating_sub(end5 & 0x3fff), ext)
+        }
+    };
+    let fixed = slice(page, o, SDI_FIXED_BYTES, "SDI record")?;
+    let data = slice(page, o + SDI_FIXED_BYTES, data_len, "SDI data")?;
+    let (local, external) = if ext {
+        let (local, reference) = data_len
+            .checked_sub(BTR_EXTERN_FIELD_REF_SIZE)
+            .and_then(|split| data.split_at_checked(split))
+            .ok_or_else(|| FormatError::BadValue {
+                field: "SDI data",
+                offset: o + SDI_FIXED_BYTES,
+                reason: "external field shorter than its reference".into(),
+            })?;
+        (local.to_vec(), Some(ExternRef::parse(reference)?))
+    } else {
+        (data.to_vec(), None)
+    };
+    Ok(SdiRecord {
+        sdi_type: u32_at(fixed, 0, "SDI type")?,
+        id: u64_at(fixed, 4, "SDI id")?,
+        uncompressed_len: u32_at(fixed, 25, "SDI uncompressed length")?,
+        compressed_len: u32_at(fixed, 29, "SDI compressed length")?,
+        local,
+        external,
+    })
+}
+
+/// Offset of a BLOB part's length on an old-style BLOB page, from the part start (`BTR_BLOB_HDR_PART_LEN`).
+pub const BTR_BLOB_HDR_PART_LEN: usize = 0;
+/// Offset of the next BLOB page number (`BTR_BLOB_HDR_NEXT_PAGE_NO`).
+pub const BTR_BLOB_HDR_NEXT_PAGE_NO: usize = 4;
+/// Size of the BLOB part header (`BTR_BLOB_HDR_SIZE`).
+pub const BTR_BLOB_HDR_SIZE: usize = 8;
+
+/// One part of an old-style BLOB chain on `page` at `offset`: its bytes and the next page.
+pub fn blob_part(page: &[u8], offset: usize) -> Result<(&[u8], u32), FormatError> {
+    let len = u32_at(
+        page,
+        offset + BTR_BLOB_HDR_PART_LEN,
+        "BTR_BLOB_HDR_PART_LEN",
+    )? as usize;
+    let next = u32_at(
+        page,
+        offset + BTR_BLOB_HDR_NEXT_PAGE_NO,
+        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+    )?;
+    Ok((
+        slice(page, offset + BTR_BLOB_HDR_SIZE, len, "BLOB part")?,
+        next,
+    ))
+}
+
+/// The largest SDI object accepted (the server's are a few KiB to a few
+/// hundred KiB): a damaged length field cannot make us allocate more.
+pub const MAX_SDI_BYTES: usize = 64 << 20;
+
+/// Inflates an SDI record's zlib data into the JSON text, which must be
+/// `uncompressed_len` bytes long.
+pub fn inflate(data: &[u8], uncompressed_len: usize) -> Result<Vec<u8>, FormatError> {
+    let fail = |reason: String| FormatError::Decompress {
+        field: "SDI data",
+        offset: 0,
+        reason,
+    };
+    if uncompressed_len > MAX_SDI_BYTES {
+        return Err(fail(format!(
+            "the record claims {uncompressed_len} bytes of JSON, more than {MAX_SDI_BYTES}"
+        )));
+    }
+    let mut out = vec![0u8; uncompressed_len];
+    let mut z = flate2::Decompress::new(true);
+    let status = z
+        .decompress(data, &mut out, flate2::FlushDecompress::Finish)
+        .map_err(|e| fail(e.to_string()))?;
+    if status != flate2::Status::StreamEnd || z.total_out() as usize != uncompressed_len {
+        return Err(fail(format!(
+            "inflated {} bytes, the record says {uncompressed_len}",
+            z.total_out()
+        )));
+    }
+    Ok(out)
+}

@@ -1,0 +1,97 @@
+//! A data page of an uncompressed MySQL 8.0+ LOB
+//! (`FIL_PAGE_TYPE_LOB_DATA` = 23, `lob0pages.h`, `data_page_t`): a
+//! version byte, the length of the data on the page and the transaction
+//! that wrote it, then the data from offset 49 up to the FIL trailer.
+
+use crate::bytes::{slice, u32_at, u48_at, u8_at};
+use crate::field::Field;
+use crate::fil::header::FIL_PAGE_DATA;
+use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::FormatError;
+use serde::Serialize;
+
+/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
+pub const LOB_DATA_VERSION: usize = FIL_PAGE_DATA;
+/// Offset 39: `OFFSET_DATA_LEN` (4 bytes), bytes of data on the page.
+pub const LOB_DATA_DATA_LEN: usize = LOB_DATA_VERSION + 1;
+/// Offset 43: `OFFSET_TRX_ID` (6 bytes), the transaction that wrote the page.
+pub const LOB_DATA_TRX_ID: usize = LOB_DATA_DATA_LEN + 4;
+/// Offset 49: `LOB_PAGE_DATA`, where the data begins.
+pub const LOB_DATA_DATA: usize = LOB_DATA_TRX_ID + 6;
+
+/// The header of a `FIL_PAGE_TYPE_LOB_DATA` page (offsets 38 to 49).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LobDataPage {
+    /// `OFFSET_VERSION` (offset 38): 0.
+    pub version: u8,
+    /// `OFFSET_DATA_LEN` (offset 39): bytes of LOB data on the page.
+    pub data_len: u32,
+    /// `OFFSET_TRX_ID` (offset 43, 6 bytes): the transaction that wrote the page.
+    pub trx_id: u64,
+}
+
+impl LobDataPage {
+    /// Reads the header of a LOB data page image.
+    pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
+        Ok(LobDataPage {
+            version: u8_at(page, LOB_DATA_VERSION, "OFFSET_VERSION")?,
+            data_len: u32_at(page, LOB_DATA_DATA_LEN, "OFFSET_DATA_LEN")?,
+            trx_id: u48_at(page, LOB_DATA_TRX_ID, "OFFSET_TRX_ID")?,
+        })
+    }
+
+    /// Bytes of data a data page of `page_size` bytes can hold (`payload()`).
+    pub fn payload(page_size: usize) -> usize {
+        page_size.saturating_sub(LOB_DATA_DATA + FIL_PAGE_DATA_END)
+    }
+
+    /// The data: `data_len` bytes from offset 49, which must end before the FIL trailer.
+    pub fn data<'a>(&self, page: &'a [u8]) -> Result<&'a [u8], FormatError> {
+        let len = self.data_len as usize;
+        if len > LobDataPage::payload(page.len()) {
+            return Err(FormatError::BadValue {
+                field: "OFFSET_DATA_LEN",
+                offset: LOB_DATA_DATA_LEN,
+                reason: format!(
+                    "{len} bytes of data do not fit in the {} bytes a {}-byte data page holds",
+                    LobDataPage::payload(page.len()),
+                    page.len()
+                ),
+            });
+        }
+        slice(page, LOB_DATA_DATA, len, "LOB data page data")
+    }
+
+    /// The header's fields at their absolute offsets.
+    pub fn fields(&self) -> Vec<Field> {
+        vec![
+            Field::new(LOB_DATA_VERSION, 1, "OFFSET_VERSION", self.version.into()),
+            Field::new(
+                LOB_DATA_DATA_LEN,
+                4,
+                "OFFSET_DATA_LEN",
+                self.data_len.into(),
+            ),
+            Field::new(LOB_DATA_TRX_ID, 6, "OFFSET_TRX_ID", self.trx_id),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_is_bounded_by_the_trailer() {
+        let mut page = vec![0u8; 16384];
+        page[LOB_DATA_DATA_LEN..LOB_DATA_DATA_LEN + 4].copy_from_slice(&16327u32.to_be_bytes());
+        let h = LobDataPage::parse(&page).unwrap();
+        assert_eq!(h.data(&page).unwrap().len(), 16327);
+        assert_eq!(LobDataPage::payload(16384), 16327);
+        page[LOB_DATA_DATA_LEN..LOB_DATA_DATA_LEN + 4].copy_from_slice(&16328u32.to_be_bytes());
+        let h = LobDataPage::parse(&page).unwrap();
+        assert!(h.data(&page).is_err());
+        assert!(LobDataPage::parse(&page[..45]).is_err());
+        assert_eq!(h.fields().len(), 3);
+    }
+}

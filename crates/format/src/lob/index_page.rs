@@ -1,0 +1,51 @@
+//! A LOB index page of an uncompressed MySQL 8.0+ LOB
+//! (`FIL_PAGE_TYPE_LOB_INDEX` = 22, `lob0impl.h`, `node_page_t`): a version
+//! byte at offset 38, then as many 60-byte index entries
+//! ([`crate::lob::index_entry::LobIndexEntry`]) as fit before the FIL trailer.
+//! Allocated when the ten entries of the first page are used up; the
+//! entries join the first page's free list.
+
+use crate::bytes::u8_at;
+use crate::fil::header::FIL_PAGE_DATA;
+use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
+use crate::FormatError;
+
+/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
+pub const LOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+/// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
+pub const LOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+
+/// The version byte (offset 38) of a LOB index page.
+pub fn version(page: &[u8]) -> Result<u8, FormatError> {
+    u8_at(page, LOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+}
+
+/// Index entries a LOB index page of `page_size` bytes holds (`node_count()`).
+pub fn entry_count(page_size: usize) -> usize {
+    page_size.saturating_sub(LOB_INDEX_PAGE_ENTRIES + FIL_PAGE_DATA_END) / LOB_INDEX_ENTRY_SIZE
+}
+
+/// The slot number of the entry starting at absolute `offset` of a LOB index
+/// page of `page_size` bytes, or `None` when no entry starts there.
+pub fn entry_slot(offset: usize, page_size: usize) -> Option<usize> {
+    let rel = offset.checked_sub(LOB_INDEX_PAGE_ENTRIES)?;
+    let i = rel / LOB_INDEX_ENTRY_SIZE;
+    (rel % LOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(page_size)).then_some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots() {
+        assert_eq!(entry_count(16384), 272);
+        assert_eq!(entry_slot(39, 16384), Some(0));
+        assert_eq!(entry_slot(39 + 271 * 60, 16384), Some(271));
+        assert_eq!(entry_slot(39 + 272 * 60, 16384), None);
+        assert_eq!(entry_slot(40, 16384), None);
+        assert_eq!(entry_slot(0, 16384), None);
+        assert!(version(&[0u8; 38]).is_err());
+    }
+}

@@ -1,0 +1,285 @@
+//! Rollback segment header page (`FIL_PAGE_TYPE_SYS`, `trx0rseg.h`, base
+//! `TRX_RSEG` = 38): the history list of committed undo logs that purge has
+//! not removed yet, and the slots of the undo segments in use.
+
+use crate::bytes::{slice, u32_at, u64_at};
+use crate::fsp::flst::{FlstBase, FLST_BASE_NODE_SIZE};
+use crate::sys::trx_sys::{c_string, BinlogPos};
+use crate::FormatError;
+use serde::Serialize;
+
+/// Absolute offset of the rollback segment header on its page (`TRX_RSEG`
+/// = `FSEG_PAGE_DATA` = 38); the server gives every field relative to it.
+pub const TRX_RSEG: usize = 38;
+
+/// Absolute offset of the rollback segment's own FSEG header
+/// (`TRX_RSEG` 38 + `TRX_RSEG_FSEG_HEADER` 24).
+pub const TRX_RSEG_FSEG_HEADER: usize = 62;
+/// Absolute offset of `TRX_RSEG_FORMAT` (MariaDB 10.3+, 0) or
+/// `TRX_RSEG_MAX_SIZE` (MySQL, and older): 4 bytes.
+pub const TRX_RSEG_FORMAT: usize = 38;
+/// Absolute offset of `TRX_RSEG_HISTORY_SIZE`: pages in the history list.
+pub const TRX_RSEG_HISTORY_SIZE: usize = 42;
+/// Absolute offset of `TRX_RSEG_HISTORY`: the history list's base node.
+pub const TRX_RSEG_HISTORY: usize = 46;
+/// Absolute offset of `TRX_RSEG_UNDO_SLOTS`: one 4-byte page number per slot.
+pub const TRX_RSEG_UNDO_SLOTS: usize = 72;
+/// Bytes per undo slot (`TRX_RSEG_SLOT_SIZE`).
+pub const TRX_RSEG_SLOT_SIZE: usize = 4;
+/// `TRX_RSEG_FORMAT` of a MariaDB 10.3.5+ header: only then do
+/// `TRX_RSEG_MAX_TRX_ID`, the binary log position and the WSREP XID after
+/// the slots hold anything (0xfffffffe marks the older format; MySQL keeps
+/// `TRX_RSEG_MAX_SIZE` there).
+pub const TRX_RSEG_FORMAT_10_3_5: u32 = 0;
+/// Bytes of `TRX_RSEG_MAX_TRX_ID`, at the absolute offset
+/// [`RsegHeader::max_trx_id_offset`] = `TRX_RSEG_UNDO_SLOTS` 72 + 4 ×
+/// `page_size / 16` (1096 at 4k, 2120 at 8k, 4168 at 16k, 8264 at 32k,
+/// 16456 at 64k): MariaDB 10.3.5+.
+pub const TRX_RSEG_MAX_TRX_ID_LEN: usize = 8;
+/// `TRX_RSEG_BINLOG_OFFSET` = `TRX_RSEG_MAX_TRX_ID` + 8 (absolute 4176 at
+/// 16k, 1104 at 4k), 8 bytes: the binary log offset after the latest commit
+/// through this rollback segment (MariaDB 10.3.5+).
+pub const TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID: usize = 8;
+/// `TRX_RSEG_BINLOG_NAME` = `TRX_RSEG_MAX_TRX_ID` + 16 (absolute 4184 at
+/// 16k, 1112 at 4k): that binary log's file name, NUL-terminated in
+/// [`TRX_RSEG_BINLOG_NAME_LEN`] bytes; empty (first byte NUL) when no
+/// commit through this rollback segment was binary-logged.
+pub const TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID: usize = 16;
+/// `TRX_RSEG_BINLOG_NAME_LEN`: bytes of the name field, NUL included.
+pub const TRX_RSEG_BINLOG_NAME_LEN: usize = 512;
+/// `TRX_RSEG_WSREP_XID_INFO` = `TRX_RSEG_MAX_TRX_ID` + 16 + 512 (absolute
+/// 4696 at 16k, 1624 at 4k): the Galera (WSREP) checkpoint XID of servers
+/// built `WITH_WSREP`: `TRX_RSEG_WSREP_XID_FORMAT` (+0, 4 bytes, 0 = none),
+/// `TRX_RSEG_WSREP_XID_GTRID_LEN` (+4), `TRX_RSEG_WSREP_XID_BQUAL_LEN`
+/// (+8), `TRX_RSEG_WSREP_XID_DATA` (+12, [`crate::undo::trx_undo::XIDDATASIZE`]
+/// 128 bytes).
+pub const TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID: usize = 16 + TRX_RSEG_BINLOG_NAME_LEN;
+/// `TRX_RSEG_WSREP_XID_FORMAT` (WSREP XID information + 0).
+pub const TRX_RSEG_WSREP_XID_FORMAT: usize = 0;
+/// `TRX_RSEG_WSREP_XID_GTRID_LEN` (WSREP XID information + 4).
+pub const TRX_RSEG_WSREP_XID_GTRID_LEN: usize = 4;
+/// `TRX_RSEG_WSREP_XID_BQUAL_LEN` (WSREP XID information + 8).
+pub const TRX_RSEG_WSREP_XID_BQUAL_LEN: usize = 8;
+/// `TRX_RSEG_WSREP_XID_DATA` (WSREP XID information + 12).
+pub const TRX_RSEG_WSREP_XID_DATA: usize = 12;
+
+/// The WSREP (Galera) checkpoint XID a rollback segment header keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WsrepXid {
+    /// `TRX_RSEG_WSREP_XID_FORMAT` (non-zero: present).
+    pub format_id: i32,
+    /// `TRX_RSEG_WSREP_XID_GTRID_LEN`.
+    pub gtrid_length: u32,
+    /// `TRX_RSEG_WSREP_XID_BQUAL_LEN`.
+    pub bqual_length: u32,
+    /// The global id and branch qualifier bytes of `TRX_RSEG_WSREP_XID_DATA`, in hex.
+    pub data_hex: String,
+}
+
+/// A rollback segment header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RsegHeader {
+    /// `TRX_RSEG_FORMAT` / `TRX_RSEG_MAX_SIZE` (offset 38).
+    pub format_or_max_size: u32,
+    /// `TRX_RSEG_HISTORY_SIZE` (offset 42): pages used by the history list.
+    pub history_size: u32,
+    /// `TRX_RSEG_HISTORY` (offset 46): the history list of undo log headers.
+    pub history: FlstBase,
+    /// `TRX_RSEG_UNDO_SLOTS` (offset 72): first page of each undo segment in
+    /// use, by slot (`page_size / 16` slots; `FIL_NULL` for a free one).
+    pub undo_slots: Vec<(usize, u32)>,
+    /// `TRX_RSEG_MAX_TRX_ID` (MariaDB 10.3.5+, after the slots; meaningful
+    /// only when [`RsegHeader::is_10_3_5_format`]): the transaction id counter
+    /// as it was when this header last took an undo log into its history
+    /// (or freed a cached one).
+    pub max_trx_id: u64,
+}
+
+impl RsegHeader {
+    /// Number of undo slots on a page of `page_size` bytes (`TRX_RSEG_N_SLOTS`).
+    pub fn n_slots(page_size: usize) -> usize {
+        page_size / 16
+    }
+
+    /// Absolute offset of `TRX_RSEG_MAX_TRX_ID` on a page of `page_size`
+    /// bytes: `TRX_RSEG_UNDO_SLOTS` + `TRX_RSEG_SLOT_SIZE` × `TRX_RSEG_N_SLOTS`.
+    pub fn max_trx_id_offset(page_size: usize) -> usize {
+        TRX_RSEG_UNDO_SLOTS + TRX_RSEG_SLOT_SIZE * Self::n_slots(page_size)
+    }
+
+    /// True for a MariaDB 10.3.5+ header (`TRX_RSEG_FORMAT` 0), the only
+    /// kind whose fields after the slots the server reads.
+    pub fn is_10_3_5_format(&self) -> bool {
+        self.format_or_max_size == TRX_RSEG_FORMAT_10_3_5
+    }
+
+    /// The binary log position of a MariaDB 10.3.5+ header page
+    /// (`TRX_RSEG_BINLOG_OFFSET`, `TRX_RSEG_BINLOG_NAME`): `None` when the
+    /// name is empty, or when the header is of another format.
+    pub fn binlog(page: &[u8]) -> Result<Option<BinlogPos>, FormatError> {
+        if u32_at(page, TRX_RSEG_FORMAT, "TRX_RSEG_FORMAT")? != TRX_RSEG_FORMAT_10_3_5 {
+            return Ok(None);
+        }
+        let base = Self::max_trx_id_offset(page.len());
+        let name_at = base + TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID;
+        let file = c_string(
+            page,
+            name_at,
+            TRX_RSEG_BINLOG_NAME_LEN,
+            "TRX_RSEG_BINLOG_NAME",
+        )?;
+        if file.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(BinlogPos {
+            file,
+            offset: u64_at(
+                page,
+                base + TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID,
+                "TRX_RSEG_BINLOG_OFFSET",
+            )?,
+        }))
+    }
+
+    /// The WSREP checkpoint XID of a MariaDB 10.3.5+ header page
+    /// (`TRX_RSEG_WSREP_XID_INFO`): `None` when its format is 0 (none
+    /// written), or when the header is of another format.
+    pub fn wsrep_xid(page: &[u8]) -> Result<Option<WsrepXid>, FormatError> {
+        if u32_at(page, TRX_RSEG_FORMAT, "TRX_RSEG_FORMAT")? != TRX_RSEG_FORMAT_10_3_5 {
+            return Ok(None);
+        }
+        let base = Self::max_trx_id_offset(page.len()) + TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID;
+        let format_id = u32_at(
+            page,
+            base + TRX_RSEG_WSREP_XID_FORMAT,
+            "TRX_RSEG_WSREP_XID_FORMAT",
+        )? as i32;
+        if format_id == 0 {
+            return Ok(None);
+        }
+        let gtrid_length = u32_at(
+            page,
+            base + TRX_RSEG_WSREP_XID_GTRID_LEN,
+            "TRX_RSEG_WSREP_XID_GTRID_LEN",
+        )?;
+        let bqual_length = u32_at(
+            page,
+            base + TRX_RSEG_WSREP_XID_BQUAL_LEN,
+            "TRX_RSEG_WSREP_XID_BQUAL_LEN",
+        )?;
+        let len = (gtrid_length as usize).saturating_add(bqual_length as usize);
+        if len > crate::undo::trx_undo::XIDDATASIZE {
+            return Err(FormatError::BadValue {
+                field: "TRX_RSEG_WSREP_XID_GTRID_LEN",
+                offset: base + TRX_RSEG_WSREP_XID_GTRID_LEN,
+                reason: format!(
+                    "{gtrid_length} + {bqual_length} bytes of XID, more than {}",
+                    crate::undo::trx_undo::XIDDATASIZE
+                ),
+            });
+        }
+        let data = slice(
+            page,
+            base + TRX_RSEG_WSREP_XID_DATA,
+            len,
+            "TRX_RSEG_WSREP_XID_DATA",
+        )?;
+        Ok(Some(WsrepXid {
+            format_id,
+            gtrid_length,
+            bqual_length,
+            data_hex: data.iter().map(|b| format!("{b:02x}")).collect(),
+        }))
+    }
+
+    /// Reads the header of a rollback segment header page.
+    pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
+        let n = Self::n_slots(page.len());
+        let mut undo_slots = Vec::new();
+        for i in 0..n {
+            let p = u32_at(page, TRX_RSEG_UNDO_SLOTS + 4 * i, "TRX_RSEG_UNDO_SLOTS")?;
+            if p != crate::FIL_NULL {
+                undo_slots.push((i, p));
+            }
+        }
+        Ok(RsegHeader {
+            format_or_max_size: u32_at(page, TRX_RSEG_FORMAT, "TRX_RSEG_FORMAT")?,
+            history_size: u32_at(page, TRX_RSEG_HISTORY_SIZE, "TRX_RSEG_HISTORY_SIZE")?,
+            history: FlstBase::parse(slice(
+                page,
+                TRX_RSEG_HISTORY,
+                FLST_BASE_NODE_SIZE,
+                "TRX_RSEG_HISTORY",
+            )?)?,
+            undo_slots,
+            max_trx_id: u64_at(
+                page,
+                Self::max_trx_id_offset(page.len()),
+                "TRX_RSEG_MAX_TRX_ID",
+            )?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4k rollback segment header page in the 10.3.5 format, with no slot used.
+    fn page_4k() -> Vec<u8> {
+        let mut p = vec![0u8; 4096];
+        p[TRX_RSEG_UNDO_SLOTS..TRX_RSEG_UNDO_SLOTS + 4 * 256].fill(0xff);
+        p
+    }
+
+    #[test]
+    fn fields_after_the_slots_are_where_the_server_puts_them() {
+        assert_eq!(RsegHeader::max_trx_id_offset(4096), 1096);
+        assert_eq!(RsegHeader::max_trx_id_offset(16384), 4168);
+        assert_eq!(RsegHeader::max_trx_id_offset(65536), 16456);
+        let mut p = page_4k();
+        p[1096..1104].copy_from_slice(&45u64.to_be_bytes());
+        assert_eq!(RsegHeader::binlog(&p), Ok(None), "empty name: no binlog");
+        assert_eq!(RsegHeader::wsrep_xid(&p), Ok(None), "format 0: no XID");
+        p[1104..1112].copy_from_slice(&1234u64.to_be_bytes());
+        p[1112..1128].copy_from_slice(b"mysql-bin.000001");
+        let h = RsegHeader::parse(&p);
+        assert_eq!(h.as_ref().map(|h| h.max_trx_id), Ok(45));
+        assert_eq!(h.map(|h| h.is_10_3_5_format()), Ok(true));
+        assert_eq!(
+            RsegHeader::binlog(&p),
+            Ok(Some(BinlogPos {
+                file: "mysql-bin.000001".into(),
+                offset: 1234
+            }))
+        );
+        // The WSREP XID after the name.
+        p[1624..1628].copy_from_slice(&1u32.to_be_bytes());
+        p[1628..1632].copy_from_slice(&2u32.to_be_bytes());
+        p[1632..1636].copy_from_slice(&1u32.to_be_bytes());
+        p[1636..1639].copy_from_slice(&[0xab, 0xcd, 0xef]);
+        assert_eq!(
+            RsegHeader::wsrep_xid(&p).map(|x| x.map(|x| x.data_hex)),
+            Ok(Some("abcdef".to_string()))
+        );
+        p[1628..1632].copy_from_slice(&200u32.to_be_bytes());
+        assert!(
+            RsegHeader::wsrep_xid(&p).is_err(),
+            "longer than XIDDATASIZE"
+        );
+        // Another format: the fields after the slots are not read.
+        p[TRX_RSEG_FORMAT..TRX_RSEG_FORMAT + 4].copy_from_slice(&0xffff_fffeu32.to_be_bytes());
+        assert_eq!(RsegHeader::binlog(&p), Ok(None));
+        assert_eq!(RsegHeader::wsrep_xid(&p), Ok(None));
+    }
+
+    #[test]
+    fn a_name_without_nul_or_a_short_page_is_an_error() {
+        let mut p = page_4k();
+        p[1112..1112 + 512].fill(b'a');
+        assert!(RsegHeader::binlog(&p).is_err());
+        assert!(RsegHeader::binlog(&p[..100]).is_err());
+        assert!(RsegHeader::wsrep_xid(&p[..100]).is_err());
+        assert!(RsegHeader::binlog(&[]).is_err());
+    }
+}

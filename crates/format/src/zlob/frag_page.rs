@@ -1,0 +1,236 @@
+//! A fragment page of a compressed MySQL 8.0+ LOB
+//! (`FIL_PAGE_TYPE_ZLOB_FRAG` = 28, `lob0impl.h`, `z_frag_page_t`): short
+//! zlib streams (or the tails of long ones) of one LOB share it as
+//! fragments ([`crate::zlob::frag_node::ZlobFragNode`]).
+//!
+//! After the FIL header: a version byte, the address of the fragment entry
+//! describing the page, the page lists of free and used fragments, then the
+//! fragments from offset 61. A page directory grows down from the FIL
+//! trailer: its entry count in the 2 bytes before the trailer, then one
+//! 2-byte entry per fragment id holding the fragment's page offset (0 for a
+//! free id). `FIL_PAGE_NEXT` and `FIL_PAGE_PREV` link the LOB's fragment
+//! pages, not a zlib stream.
+
+use crate::bytes::{slice, u16_at, u8_at};
+use crate::field::Field;
+use crate::fil::header::FIL_PAGE_DATA;
+use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::fsp::flst::FilAddr;
+use crate::zlob::frag_node::ZlobFragNode;
+use crate::zlob::plist::{PlistBase, PLIST_BASE_NODE_SIZE};
+use crate::FormatError;
+use serde::Serialize;
+
+/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
+pub const ZLOB_FRAG_VERSION: usize = FIL_PAGE_DATA;
+/// Offset 39: `OFFSET_FRAG_ENTRY` (6-byte file address), the fragment entry of this page.
+pub const ZLOB_FRAG_FRAG_ENTRY: usize = ZLOB_FRAG_VERSION + 1;
+/// Offset 45: `OFFSET_FREE_LIST` (8-byte page list base), free fragments.
+pub const ZLOB_FRAG_FREE_LIST: usize = ZLOB_FRAG_FRAG_ENTRY + 6;
+/// Offset 53: `OFFSET_FRAGS_LIST` (8-byte page list base), used fragments.
+pub const ZLOB_FRAG_FRAGS_LIST: usize = ZLOB_FRAG_FREE_LIST + PLIST_BASE_NODE_SIZE;
+/// Offset 61: `OFFSET_FRAGS_BEGIN`, where fragments may start.
+pub const ZLOB_FRAG_FRAGS_BEGIN: usize = ZLOB_FRAG_FRAGS_LIST + PLIST_BASE_NODE_SIZE;
+/// `OFFSET_PAGE_DIR_ENTRY_COUNT`: the directory's entry count (2 bytes) lies
+/// this many bytes before the end of the physical page.
+pub const ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END: usize = FIL_PAGE_DATA_END + 2;
+/// `OFFSET_PAGE_DIR_ENTRY_FIRST`: directory entry 0 (2 bytes) lies this many
+/// bytes before the end of the physical page; entry `i` lies `2 * i` bytes lower.
+pub const ZLOB_FRAG_DIR_ENTRY_FIRST_FROM_END: usize = ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END + 2;
+/// Size of one page directory entry (`SIZE_OF_PAGE_DIR_ENTRY`).
+pub const ZLOB_FRAG_DIR_ENTRY_SIZE: usize = 2;
+
+/// The header and directory size of a `FIL_PAGE_TYPE_ZLOB_FRAG` page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ZlobFragPage {
+    /// `OFFSET_VERSION` (offset 38): 0.
+    pub version: u8,
+    /// `OFFSET_FRAG_ENTRY` (offset 39): the fragment entry describing this page.
+    pub frag_entry: FilAddr,
+    /// `OFFSET_FREE_LIST` (offset 45): free fragments.
+    pub free_list: PlistBase,
+    /// `OFFSET_FRAGS_LIST` (offset 53): used fragments.
+    pub frag_list: PlistBase,
+    /// The page directory's entry count (2 bytes, 10 bytes before the page end).
+    pub n_dir_entries: u16,
+}
+
+impl ZlobFragPage {
+    /// Reads the header of a fragment page image (the whole physical page).
+    pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
+        let count_at = page
+            .len()
+            .checked_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END)
+            .unwrap_or(usize::MAX);
+        Ok(ZlobFragPage {
+            version: u8_at(page, ZLOB_FRAG_VERSION, "OFFSET_VERSION")?,
+            frag_entry: FilAddr::parse(slice(page, ZLOB_FRAG_FRAG_ENTRY, 6, "OFFSET_FRAG_ENTRY")?)?,
+            free_list: PlistBase::parse_at(page, ZLOB_FRAG_FREE_LIST)?,
+            frag_list: PlistBase::parse_at(page, ZLOB_FRAG_FRAGS_LIST)?,
+            n_dir_entries: u16_at(page, count_at, "OFFSET_PAGE_DIR_ENTRY_COUNT")?,
+        })
+    }
+
+    /// Absolute offset of directory entry `frag_id` on a page of `page_size` bytes.
+    pub fn dir_entry_offset(page_size: usize, frag_id: u16) -> Option<usize> {
+        page_size
+            .checked_sub(ZLOB_FRAG_DIR_ENTRY_FIRST_FROM_END)?
+            .checked_sub(usize::from(frag_id) * ZLOB_FRAG_DIR_ENTRY_SIZE)
+    }
+
+    /// The page offset directory entry `frag_id` holds (0 for a free id);
+    /// an error for an id beyond the directory.
+    pub fn dir_entry(&self, page: &[u8], frag_id: u16) -> Result<u16, FormatError> {
+        let at = ZlobFragPage::dir_entry_offset(page.len(), frag_id).unwrap_or(usize::MAX);
+        if frag_id >= self.n_dir_entries {
+            return Err(FormatError::BadValue {
+                field: "OFFSET_PAGE_DIR_ENTRY_COUNT",
+                offset: page
+                    .len()
+                    .saturating_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END),
+                reason: format!(
+                    "fragment id {frag_id} is beyond the {}-entry page directory",
+                    self.n_dir_entries
+                ),
+            });
+        }
+        u16_at(page, at, "page directory entry")
+    }
+
+    /// The offset of the first byte the page directory uses (`slots_end_ptr()`).
+    pub fn dir_start(&self, page_size: usize) -> usize {
+        page_size
+            .saturating_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END)
+            .saturating_sub(usize::from(self.n_dir_entries) * ZLOB_FRAG_DIR_ENTRY_SIZE)
+    }
+
+    /// The fragment with id `frag_id`: its offset, header and payload. The
+    /// fragment must be in use, carry that id, and lie between offset 61 and
+    /// the page directory.
+    pub fn fragment<'a>(
+        &self,
+        page: &'a [u8],
+        frag_id: u16,
+    ) -> Result<(usize, ZlobFragNode, &'a [u8]), FormatError> {
+        let at = usize::from(self.dir_entry(page, frag_id)?);
+        let dir_at = ZlobFragPage::dir_entry_offset(page.len(), frag_id).unwrap_or(0);
+        if at == 0 {
+            return Err(FormatError::BadValue {
+                field: "page directory entry",
+                offset: dir_at,
+                reason: format!("fragment id {frag_id} is free"),
+            });
+        }
+        if at < ZLOB_FRAG_FRAGS_BEGIN {
+            return Err(FormatError::BadValue {
+                field: "page directory entry",
+                offset: dir_at,
+                reason: format!(
+                    "fragment id {frag_id} points to offset {at}, inside the page header"
+                ),
+            });
+        }
+        let node = ZlobFragNode::parse_at(page, at)?;
+        if node.frag_id != frag_id {
+            return Err(FormatError::BadValue {
+                field: "frag_node_t OFFSET_FRAG_ID",
+                offset: at + crate::zlob::frag_node::FRAG_NODE_FRAG_ID,
+                reason: format!(
+                    "the fragment at offset {at} has id {}, the directory says {frag_id}",
+                    node.frag_id
+                ),
+            });
+        }
+        let end = at + usize::from(node.total_len);
+        if end > self.dir_start(page.len()) {
+            return Err(FormatError::BadValue {
+                field: "frag_node_t OFFSET_LEN",
+                offset: at + crate::zlob::frag_node::FRAG_NODE_LEN,
+                reason: format!(
+                    "the fragment at offset {at} ({} bytes) runs into the page directory at {}",
+                    node.total_len,
+                    self.dir_start(page.len())
+                ),
+            });
+        }
+        let payload = node.payload(page, at)?;
+        Ok((at, node, payload))
+    }
+
+    /// The header's fields at their absolute offsets, on a page of `page_size` bytes.
+    pub fn fields(&self, page_size: usize) -> Vec<Field> {
+        let plist = |at: usize, name: &'static str, b: &PlistBase| {
+            Field::with_meaning(
+                at,
+                PLIST_BASE_NODE_SIZE,
+                name,
+                b.len.into(),
+                format!("len {}, first {}, last {}", b.len, b.first, b.last),
+            )
+        };
+        vec![
+            Field::new(ZLOB_FRAG_VERSION, 1, "OFFSET_VERSION", self.version.into()),
+            Field::with_meaning(
+                ZLOB_FRAG_FRAG_ENTRY,
+                6,
+                "OFFSET_FRAG_ENTRY",
+                self.frag_entry.page.into(),
+                self.frag_entry.to_string(),
+            ),
+            plist(ZLOB_FRAG_FREE_LIST, "OFFSET_FREE_LIST", &self.free_list),
+            plist(ZLOB_FRAG_FRAGS_LIST, "OFFSET_FRAGS_LIST", &self.frag_list),
+            Field::new(
+                page_size.saturating_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END),
+                2,
+                "OFFSET_PAGE_DIR_ENTRY_COUNT",
+                self.n_dir_entries.into(),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page_with_fragment() -> Vec<u8> {
+        let mut page = vec![0u8; 1024];
+        // Directory: 2 entries; id 0 free, id 1 at offset 61.
+        page[1024 - 10..1024 - 8].copy_from_slice(&2u16.to_be_bytes());
+        page[1024 - 14..1024 - 12].copy_from_slice(&61u16.to_be_bytes());
+        // The fragment: 8-byte header + 5 bytes.
+        page[61 + 4..61 + 8].copy_from_slice(&[0, 13, 0, 1]);
+        page[69..74].copy_from_slice(b"hello");
+        page
+    }
+
+    #[test]
+    fn finds_fragments_through_the_directory() {
+        let page = page_with_fragment();
+        let h = ZlobFragPage::parse(&page).unwrap();
+        assert_eq!(h.n_dir_entries, 2);
+        assert_eq!(h.dir_start(1024), 1024 - 14);
+        let (at, node, data) = h.fragment(&page, 1).unwrap();
+        assert_eq!((at, node.total_len, data), (61, 13, &b"hello"[..]));
+        assert!(h.fragment(&page, 0).is_err()); // free
+        assert!(h.fragment(&page, 2).is_err()); // beyond the directory
+        assert_eq!(h.fields(1024).len(), 5);
+    }
+
+    #[test]
+    fn rejects_bad_fragments() {
+        let mut page = page_with_fragment();
+        page[61 + 7] = 0; // wrong id
+        let h = ZlobFragPage::parse(&page).unwrap();
+        assert!(h.fragment(&page, 1).is_err());
+        let mut page = page_with_fragment();
+        page[61 + 4..61 + 6].copy_from_slice(&2000u16.to_be_bytes()); // past the directory
+        let h = ZlobFragPage::parse(&page).unwrap();
+        assert!(h.fragment(&page, 1).is_err());
+        let mut page = page_with_fragment();
+        page[1024 - 14..1024 - 12].copy_from_slice(&20u16.to_be_bytes()); // in the header
+        let h = ZlobFragPage::parse(&page).unwrap();
+        assert!(h.fragment(&page, 1).is_err());
+        assert!(ZlobFragPage::parse(&page[..50]).is_err());
+    }
+}

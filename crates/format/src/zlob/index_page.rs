@@ -1,0 +1,52 @@
+//! An index page of a compressed MySQL 8.0+ LOB
+//! (`FIL_PAGE_TYPE_ZLOB_INDEX` = 27, `lob0impl.h`, `z_index_page_t`): a
+//! version byte at offset 38, then as many 66-byte index entries
+//! ([`crate::zlob::index_entry::ZlobIndexEntry`]) as fit in the physical page
+//! before the FIL trailer. Index pages are chained from the first page's
+//! `OFFSET_INDEX_PAGE_NO` through `FIL_PAGE_NEXT`.
+
+use crate::bytes::u8_at;
+use crate::fil::header::FIL_PAGE_DATA;
+use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
+use crate::FormatError;
+
+/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
+pub const ZLOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+/// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
+pub const ZLOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+
+/// The version byte (offset 38) of a ZLOB index page.
+pub fn version(page: &[u8]) -> Result<u8, FormatError> {
+    u8_at(page, ZLOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+}
+
+/// Index entries a ZLOB index page of `physical_size` bytes holds
+/// (`get_n_index_entries()`).
+pub fn entry_count(physical_size: usize) -> usize {
+    physical_size.saturating_sub(ZLOB_INDEX_PAGE_ENTRIES + FIL_PAGE_DATA_END)
+        / ZLOB_INDEX_ENTRY_SIZE
+}
+
+/// The slot number of the entry starting at absolute `offset` of a ZLOB
+/// index page of `physical_size` bytes, or `None` when no entry starts there.
+pub fn entry_slot(offset: usize, physical_size: usize) -> Option<usize> {
+    let rel = offset.checked_sub(ZLOB_INDEX_PAGE_ENTRIES)?;
+    let i = rel / ZLOB_INDEX_ENTRY_SIZE;
+    (rel % ZLOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(physical_size)).then_some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots() {
+        assert_eq!(entry_count(8192), 123);
+        assert_eq!(entry_slot(39, 8192), Some(0));
+        assert_eq!(entry_slot(39 + 122 * 66, 8192), Some(122));
+        assert_eq!(entry_slot(39 + 123 * 66, 8192), None);
+        assert_eq!(entry_slot(41, 8192), None);
+        assert!(version(&[0u8; 10]).is_err());
+    }
+}
