@@ -8,6 +8,7 @@
 #![deny(clippy::indexing_slicing)]
 
 pub mod btree;
+pub mod datadir;
 pub mod detect;
 pub mod dictionary;
 pub mod doublewrite;
@@ -26,6 +27,7 @@ pub mod tablespace;
 pub mod undo;
 pub mod zblob;
 
+pub use datadir::DataDir;
 pub use error::SpaceError;
 pub use finding::{Finding, FindingKind};
 pub use finding_log::FindingLog;
