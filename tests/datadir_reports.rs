@@ -10,10 +10,11 @@
 
 mod support;
 
-use innodb_analysis::reports::datadir_report::{tablespaces, DatadirReport, FileResult};
+use innodb_analysis::reports::datadir_report::{DatadirReport, FileResult};
 use innodb_analysis::reports::datadir_totals::PagesTotals;
 use innodb_analysis::{PageFilter, PageList};
 use innodb_render::png::image;
+use innodb_space::datadir::{DataDir, DataDirOptions};
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
 use std::ffi::OsString;
@@ -41,9 +42,22 @@ fn short(dir: &Path, file: &Path) -> String {
     file.strip_prefix(dir).unwrap().display().to_string()
 }
 
+/// `text` after the title's server line, which names the fixtures'
+/// server: MariaDB, from page 0 of the system tablespace.
+fn server_line(text: &str) -> Option<&str> {
+    let (line, rest) = text.split_once('\n')?;
+    assert_eq!(
+        line, "Server MariaDB — ibdata1.gz: page 0's flags are MariaDB's",
+        "the title's server line"
+    );
+    Some(rest)
+}
+
 /// The data directory's tablespaces, in the order the reports list them.
 fn files_of(dir: &Path) -> Vec<PathBuf> {
-    let files = tablespaces(dir);
+    let files = DataDir::open(dir, &DataDirOptions::default())
+        .unwrap()
+        .tablespace_paths();
     assert!(!files.is_empty(), "{}", dir.display());
     files
 }
@@ -91,6 +105,7 @@ fn check_each(dir: &Path, cmd: &[&str], footer: impl Fn(usize, usize) -> String)
     let text = stdout(&out);
     let mut rest = text
         .strip_prefix(&format!("Data directory {}\n", dir.display()))
+        .and_then(server_line)
         .unwrap_or_else(|| panic!("{cmd:?}: no title in {text}"));
     for (f, single) in files.iter().zip(&singles) {
         let heading = format!("\n=== {} ===\n", short(dir, f));
@@ -151,7 +166,7 @@ fn files_footer(files: usize, failed: usize) -> String {
 }
 
 /// The fixtures' data directories used here, with the server's own list of
-/// files to check `tablespaces` against.
+/// files to check the data directory's tablespaces against.
 fn fixture_dirs() -> Vec<PathBuf> {
     ["p4k-undo", "p16k"]
         .iter()
@@ -208,6 +223,10 @@ fn pages_report(dir: &Path, filter: &PageFilter) -> DatadirReport<PageList, Page
         .collect();
     DatadirReport {
         datadir: dir.display().to_string(),
+        server: DataDir::open(dir, &DataDirOptions::default())
+            .unwrap()
+            .server,
+        skipped: Vec::new(),
         files,
         totals,
     }
@@ -496,6 +515,7 @@ fn check_sdi(dir: &Path) {
     let text = stdout(&out);
     let mut rest = text
         .strip_prefix(&format!("Data directory {}\n", dir.display()))
+        .and_then(server_line)
         .unwrap();
     let (v, _) = support::run_json(args(dir, &["sdi"], None));
     let entries = v["files"].as_array().unwrap();
@@ -566,4 +586,70 @@ fn one_object_commands_need_a_file() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--datadir"), "{cmd:?}: {err}");
     }
+}
+
+/// Files of a data directory that are not tablespaces (a redo log, a
+/// doublewrite file, a table definition, an Aria log) are named under the
+/// title with why they are not read, in text and JSON, and leave every
+/// tablespace's line as it is.
+#[test]
+fn files_not_read_are_named_with_why() {
+    let fixture = support::fixtures_dir().join("p16k/files");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("test")).unwrap();
+    for f in files_of(&fixture) {
+        std::fs::copy(&f, dir.join(short(&fixture, &f))).unwrap();
+    }
+    for extra in [
+        "ib_logfile0",
+        "#ib_16384_0.dblwr",
+        "test/t1.frm",
+        "aria_log_control",
+    ] {
+        std::fs::write(dir.join(extra), b"").unwrap();
+    }
+    let plain = stdout(&run(&fixture, &["summary"], None));
+    let out = run(dir, &["summary"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[2..6],
+        [
+            "Not read (doublewrite file): #ib_16384_0.dblwr — doublewrite files are not read yet",
+            "Not read (not InnoDB): aria_log_control",
+            "Not read (redo log): ib_logfile0 — redo logs are named, not read",
+            "Not read (table definition, .frm): test/t1.frm — .frm files are not read yet",
+        ]
+    );
+    // A MySQL 8.0.20+ doublewrite file beside MariaDB's files: the family
+    // is not decided, and the line says why. The rest is the fixture's own
+    // report, line for line.
+    assert_eq!(
+        lines[1],
+        "Server MySQL or MariaDB — ibdata1.gz: page 0's flags are MariaDB's; \
+         #ib_*.dblwr: doublewrite files of MySQL 8.0.20+; aria_log*: the Aria engine's logs \
+         (MariaDB); files of both MySQL and MariaDB: the family is not decided"
+    );
+    let plain_lines: Vec<&str> = plain.lines().collect();
+    assert_eq!(lines[6..], plain_lines[2..]);
+    let (v, _) = support::run_json(args(dir, &["summary"], None));
+    let skipped: Vec<(&str, &str)> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["file"].as_str().unwrap(), s["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            ("#ib_16384_0.dblwr", "doublewrite"),
+            ("aria_log_control", "other"),
+            ("ib_logfile0", "redo_log"),
+            ("test/t1.frm", "table_definition"),
+        ]
+    );
+    assert_eq!(v["server"]["family"], "unknown");
+    assert_eq!(v["server"]["version"], Value::Null);
 }

@@ -1546,7 +1546,16 @@ fn datadir_gives_the_dictionary_and_finds_files() {
         .filter_map(|i| i["name"].as_str())
         .collect();
     assert_eq!(names, ["test/t_sec_after.PRIMARY", "test/t_sec_after.k_a"]);
+    // A data directory without ibdata1: a MariaDB table in it has no SDI,
+    // so its columns cannot be known, and the error says where they were
+    // looked for.
     let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir(empty.path().join("test")).unwrap();
+    std::fs::copy(
+        files.join("test/t_sec_after.ibd.gz"),
+        empty.path().join("test/t1.ibd.gz"),
+    )
+    .unwrap();
     let out = support::run([
         "--datadir".as_ref(),
         empty.path().as_os_str(),
@@ -1555,6 +1564,14 @@ fn datadir_gives_the_dictionary_and_finds_files() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no ibdata1"));
+    // Commands that need no dictionary work there.
+    let summary = support::run([
+        "--datadir".as_ref(),
+        empty.path().as_os_str(),
+        "summary".as_ref(),
+    ]);
+    assert_eq!(summary.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&summary.stdout).contains("test/t1.ibd.gz"));
 }
 
 /// A compressed BLOB chain (ZBLOB/ZBLOB2 pages of a ROW_FORMAT=COMPRESSED

@@ -297,7 +297,10 @@ impl App {
             quit: false,
         };
         if path.is_dir() {
-            app.datadir = innodb_analysis::reports::datadir_report::tablespaces(path);
+            let options = innodb_space::datadir::DataDirOptions::default();
+            app.datadir = innodb_space::DataDir::open(path, &options)
+                .map_err(|e| e.to_string())?
+                .tablespace_paths();
             if app.datadir.is_empty() {
                 return Err(format!("{}: no tablespace files in it", path.display()));
             }

@@ -25,6 +25,10 @@ pub struct Cli {
     /// for inside it (`test/t1.ibd`, `test/t1`).
     #[arg(long, global = true)]
     pub datadir: Option<PathBuf>,
+    /// Where the undo tablespaces of the --datadir are when they are not in
+    /// it (the server's innodb_undo_directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub undo_directory: Option<PathBuf>,
     /// No progress bar on stderr (it is shown only on a terminal, for scans
     /// that take more than a second).
     #[arg(long, short, global = true)]

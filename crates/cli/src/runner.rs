@@ -1,75 +1,119 @@
-//! Reports over every tablespace of `--datadir` at once, in parallel.
+//! One runner for the reports made of each tablespace on its own: of the
+//! file given, or, with `--datadir` and no file, of every tablespace of the
+//! data directory at once (in parallel), a line or a section per file and
+//! the totals.
 
-use crate::{Cli, CliError};
-use innodb_analysis::reports::datadir_report::{
-    over_files, tablespaces, DatadirReport, FileResult,
-};
-use innodb_analysis::reports::datadir_totals::{with_notes, SdiTotals};
-use innodb_analysis::reports::sdi_report::{NoSdi, SdiReport};
-use innodb_space::{OpenOptions, Tablespace};
+use crate::inputs::Inputs;
+use crate::output::Output;
+use crate::CliError;
+use innodb_analysis::reports::datadir_report::{over_files, DatadirReport, FileResult};
+use innodb_render::Serialize;
+use innodb_space::datadir::{Server, SkippedFile};
+use innodb_space::Tablespace;
+use std::path::Path;
+
+/// Every tablespace's result over a data directory, before the totals.
+pub struct Files<R> {
+    /// The directory, as given.
+    pub datadir: String,
+    /// Which server wrote it.
+    pub server: Server,
+    /// Its files that are not read, and why.
+    pub skipped: Vec<SkippedFile>,
+    /// Per tablespace, in the directory's order.
+    pub files: Vec<FileResult<R>>,
+}
+
+impl<R> Files<R> {
+    /// The report with the totals `totals` makes of the files.
+    pub fn with_totals<T>(self, totals: impl Fn(&[FileResult<R>]) -> T) -> DatadirReport<R, T> {
+        DatadirReport {
+            totals: totals(&self.files),
+            datadir: self.datadir,
+            server: self.server,
+            skipped: self.skipped,
+            files: self.files,
+        }
+    }
+
+    /// The same directory with its file results made over by `f`.
+    pub fn convert<S>(self, f: impl FnOnce(Vec<FileResult<R>>) -> Vec<FileResult<S>>) -> Files<S> {
+        Files {
+            datadir: self.datadir,
+            server: self.server,
+            skipped: self.skipped,
+            files: f(self.files),
+        }
+    }
+}
 
 /// Every tablespace of the `--datadir`, each made into a report by `work`
 /// on a thread of its own (one per CPU at most).
 pub fn over<R: Send>(
-    cli: &Cli,
-    options: OpenOptions,
-    command: &str,
+    inputs: &Inputs,
+    command: &'static str,
     work: impl Fn(&Tablespace) -> Result<R, String> + Sync,
-) -> Result<(String, Vec<FileResult<R>>), CliError> {
-    let Some(dir) = &cli.datadir else {
-        return Err(CliError::Usage(format!(
-            "{command} needs a FILE, or --datadir DIR for every tablespace of a data directory"
-        )));
-    };
-    let files = tablespaces(dir);
-    if files.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: no tablespace files (ibdata*, undo*, */*.ibd)",
-            dir.display()
-        )));
+) -> Result<Files<R>, CliError> {
+    let dir = inputs.datadir(command)?;
+    let paths = dir.tablespace_paths();
+    if paths.is_empty() {
+        return Err(CliError::file(
+            &dir.root,
+            "no tablespace files (ibdata*, undo*, */*.ibd)",
+        ));
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results = over_files(&files, threads, |p| {
-        let space = Tablespace::open(p, options).map_err(|e| e.to_string())?;
+    let files = over_files(&paths, threads, |p| {
+        let space = Tablespace::open(p, inputs.options).map_err(|e| e.to_string())?;
         work(&space)
     });
-    Ok((dir.display().to_string(), results))
-}
-
-/// The report with its totals.
-pub fn with_totals<R, T>(
-    (datadir, files): (String, Vec<FileResult<R>>),
-    totals: impl Fn(&[FileResult<R>]) -> T,
-) -> DatadirReport<R, T> {
-    let totals = totals(&files);
-    DatadirReport {
-        datadir,
+    Ok(Files {
+        datadir: dir.root.display().to_string(),
+        server: dir.server.clone(),
+        skipped: dir.skipped.clone(),
         files,
-        totals,
-    }
+    })
 }
 
 /// The exit status of a report over a data directory: 1 when any file
 /// gave no report because it could not be read.
-pub fn status(errors: usize) -> u8 {
-    u8::from(errors > 0)
+pub fn status<R>(files: &[FileResult<R>]) -> u8 {
+    u8::from(files.iter().any(|f| f.error.is_some()))
 }
 
-/// `--datadir DIR sdi`: every tablespace's SDI, made in parallel; a file
-/// without an SDI index (MariaDB, MySQL before 8.0) says so in its place
-/// and is no failure.
-pub fn sdi(
-    cli: &Cli,
-    options: OpenOptions,
-) -> Result<DatadirReport<SdiReport, SdiTotals>, CliError> {
-    let (dir, files) = over(cli, options, "sdi", |s| match SdiReport::build(s) {
-        Ok(r) => Ok(Ok(r)),
-        Err(NoSdi::NoSdiIndex) => Ok(Err(NO_SDI.to_string())),
-        Err(NoSdi::NoSpaceMap(e)) => Err(crate::no_map_text(e)),
-    })?;
-    Ok(with_totals((dir, with_notes(files)), SdiTotals::of))
+/// A report made of each tablespace on its own.
+pub struct PerFile<'a, R, T> {
+    /// The command, for messages.
+    pub command: &'static str,
+    /// The report of one file.
+    pub build: &'a (dyn Fn(&Tablespace) -> Result<R, CliError> + Sync),
+    /// One file's report as text.
+    pub text: &'a dyn Fn(&R) -> String,
+    /// The totals over a data directory.
+    pub totals: fn(&[FileResult<R>]) -> T,
+    /// A data directory's report as text.
+    pub datadir_text: &'a dyn Fn(&DatadirReport<R, T>) -> String,
 }
 
-/// Why a file has no SDI.
-pub const NO_SDI: &str =
-    "no SDI index: only MySQL 8.0 and later keep the dictionary in the tablespace";
+impl<R: Serialize + Send, T: Serialize> PerFile<'_, R, T> {
+    /// The report of `file`, or with none, of every tablespace of the data
+    /// directory; returns the exit status.
+    pub fn run(
+        &self,
+        inputs: &Inputs,
+        file: Option<&Path>,
+        out: &mut Output,
+    ) -> Result<u8, CliError> {
+        if let Some(file) = file {
+            let report = (self.build)(&inputs.open(file)?)?;
+            out.report(inputs.format, &report, self.text);
+            return Ok(0);
+        }
+        let files = over(inputs, self.command, |s| {
+            (self.build)(s).map_err(|e| e.in_datadir())
+        })?;
+        let report = files.with_totals(self.totals);
+        out.report(inputs.format, &report, self.datadir_text);
+        Ok(status(&report.files))
+    }
+}

@@ -7,6 +7,7 @@ use innodb_analysis::reports::datadir_totals::{PagesTotals, SdiTotals};
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::space_reports::WasteReport;
 use innodb_analysis::{ChecksumReport, Summary};
+use innodb_space::datadir::{FileKind, Server, SkippedFile};
 use std::fmt::Write;
 
 /// The file name relative to the data directory.
@@ -26,7 +27,8 @@ fn errors<R>(o: &mut String, dir: &str, files: &[FileResult<R>]) {
 
 /// `--datadir DIR summary`.
 pub fn summary(r: &DatadirReport<Summary, SummaryTotals>) -> String {
-    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let mut o = title(&r.datadir, &r.server, &r.skipped);
+    o.push('\n');
     let _ = writeln!(
         o,
         "{:<36} {:>8} {:>6} {:>10} {:>14} {:>6} {:>6} {:>8}  format",
@@ -76,7 +78,8 @@ pub fn summary(r: &DatadirReport<Summary, SummaryTotals>) -> String {
 
 /// `--datadir DIR checksum`.
 pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
-    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let mut o = title(&r.datadir, &r.server, &r.skipped);
+    o.push('\n');
     let _ = writeln!(
         o,
         "{:<36} {:>10} {:>6} {:>6} {:>6}  verdict",
@@ -114,7 +117,8 @@ pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
 
 /// `--datadir DIR waste`.
 pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
-    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let mut o = title(&r.datadir, &r.server, &r.skipped);
+    o.push('\n');
     let _ = writeln!(
         o,
         "{:<36} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}",
@@ -160,7 +164,8 @@ pub fn indexes(
         innodb_analysis::reports::datadir_report::IndexesTotals,
     >,
 ) -> String {
-    let mut o = format!("Data directory {}\n\n", r.datadir);
+    let mut o = title(&r.datadir, &r.server, &r.skipped);
+    o.push('\n');
     let _ = writeln!(
         o,
         "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7} {:>9}",
@@ -203,9 +208,47 @@ pub fn indexes(
     o
 }
 
-/// The first line of a report over a data directory.
-pub fn title(datadir: &str) -> String {
-    format!("Data directory {datadir}\n")
+/// The first lines of a report over a data directory: its name, the
+/// server that wrote it and why that is thought, then the files it holds
+/// that were not read, a line per kind and reason (the files named when
+/// there are at most three).
+pub fn title(datadir: &str, server: &Server, skipped: &[SkippedFile]) -> String {
+    let mut o = format!("Data directory {datadir}\n");
+    let version = server
+        .version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    let why = if server.evidence.is_empty() {
+        " — nothing tells".to_string()
+    } else {
+        format!(" — {}", server.evidence.join("; "))
+    };
+    let _ = writeln!(o, "Server {}{version}{why}", server.family.name());
+    let mut groups: Vec<(FileKind, &str, Vec<&str>)> = Vec::new();
+    for s in skipped {
+        match groups
+            .iter_mut()
+            .find(|(k, r, _)| *k == s.kind && *r == s.reason)
+        {
+            Some((_, _, files)) => files.push(&s.file),
+            None => groups.push((s.kind, &s.reason, vec![&s.file])),
+        }
+    }
+    for (kind, reason, files) in groups {
+        let names = if files.len() <= 3 {
+            files.join(", ")
+        } else {
+            format!("{} files", files.len())
+        };
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(" — {reason}")
+        };
+        let _ = writeln!(o, "Not read ({}): {names}{why}", kind.describe());
+    }
+    o
 }
 
 /// The heading above one file's own report.
@@ -237,7 +280,7 @@ pub fn each_with<R, T>(
     text: impl Fn(&R) -> String,
     footer: &str,
 ) -> String {
-    let mut o = title(&r.datadir);
+    let mut o = title(&r.datadir, &r.server, &r.skipped);
     for f in &r.files {
         o.push_str(&heading(&r.datadir, &f.file));
         match (&f.report, &f.error, &f.note) {

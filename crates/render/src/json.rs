@@ -92,11 +92,27 @@ pub mod pages_stream {
 pub mod datadir_pages_stream {
     use serde::Serialize;
 
-    /// Everything before the first file.
-    pub fn head(datadir: &str) -> String {
+    /// Everything before the first file: the directory, the server that
+    /// wrote it, and the files of it that are not read (when there are any).
+    pub fn head(
+        datadir: &str,
+        server: &innodb_space::datadir::Server,
+        skipped: &[innodb_space::datadir::SkippedFile],
+    ) -> String {
+        let server = serde_json::to_string_pretty(server).unwrap_or_default();
+        let skipped = if skipped.is_empty() {
+            String::new()
+        } else {
+            let list = serde_json::to_string_pretty(skipped).unwrap_or_default();
+            format!(
+                "\n  \"skipped\": {},",
+                super::pages_stream::indent(&list, 2).trim_start()
+            )
+        };
         format!(
-            "{{\n  \"datadir\": {},\n  \"files\": [",
-            serde_json::to_string(datadir).unwrap_or_else(|_| "\"\"".into())
+            "{{\n  \"datadir\": {},\n  \"server\": {},{skipped}\n  \"files\": [",
+            serde_json::to_string(datadir).unwrap_or_else(|_| "\"\"".into()),
+            super::pages_stream::indent(&server, 2).trim_start()
         )
     }
 

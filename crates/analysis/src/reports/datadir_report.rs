@@ -25,43 +25,6 @@ pub struct FileResult<R> {
     pub note: Option<String>,
 }
 
-/// The tablespaces of a data directory: `ibdata*`, `undo*` and `mysql.ibd`
-/// at the top, then every `.ibd` one level down (each possibly gzipped),
-/// sorted.
-pub fn tablespaces(dir: &Path) -> Vec<PathBuf> {
-    let entries = |d: &Path| -> Vec<PathBuf> {
-        std::fs::read_dir(d)
-            .map(|rd| rd.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default()
-    };
-    let name = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let is_ibd = |p: &Path| {
-        let n = name(p);
-        n.ends_with(".ibd") || n.ends_with(".ibd.gz")
-    };
-    let mut top: Vec<PathBuf> = entries(dir)
-        .into_iter()
-        .filter(|p| {
-            let n = name(p);
-            p.is_file() && (n.starts_with("ibdata") || n.starts_with("undo") || is_ibd(p))
-        })
-        .collect();
-    top.sort();
-    let mut below: Vec<PathBuf> = entries(dir)
-        .into_iter()
-        .filter(|p| p.is_dir())
-        .flat_map(|d| entries(&d))
-        .filter(|p| p.is_file() && is_ibd(p))
-        .collect();
-    below.sort();
-    top.extend(below);
-    top
-}
-
 /// Runs `work` on every file with up to `threads` threads; results in the
 /// order of `files`.
 pub fn over_files<R: Send>(
@@ -107,6 +70,11 @@ pub fn over_files<R: Send>(
 pub struct DatadirReport<R, T> {
     /// The directory.
     pub datadir: String,
+    /// Which server wrote it, as far as its files tell.
+    pub server: innodb_space::datadir::Server,
+    /// The files of the directory that were not read, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<innodb_space::datadir::SkippedFile>,
     /// Per file, in file order.
     pub files: Vec<FileResult<R>>,
     /// The sums over the files.

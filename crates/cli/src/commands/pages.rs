@@ -2,14 +2,60 @@
 //! grow with the file; over a data directory, file after file in directory
 //! order, each streamed the same way.
 
-use crate::{Cli, CliError, Format};
-use innodb_analysis::reports::datadir_report::{tablespaces, FileResult};
+use crate::args::{Format, PageRange};
+use crate::inputs::Inputs;
+use crate::output::Output;
+use crate::CliError;
+use innodb_analysis::reports::datadir_report::FileResult;
 use innodb_analysis::reports::datadir_totals::PagesTotals;
 use innodb_analysis::{PageFilter, PageList};
+use innodb_format::fil::page_type::PageType;
 use innodb_render::json::{datadir_pages_stream as dd, pages_stream};
 use innodb_render::{datadir_text, text};
-use innodb_space::{OpenOptions, Tablespace};
+use innodb_space::Tablespace;
 use std::io::Write;
+use std::path::Path;
+
+/// `pages [FILE] [--type T] [--range A..B]`.
+pub fn run(
+    inputs: &Inputs,
+    file: Option<&Path>,
+    page_type: Option<&str>,
+    range: Option<PageRange>,
+    out: &mut Output,
+) -> Result<u8, CliError> {
+    if let Some(t) = page_type {
+        if t.parse::<u16>().is_err() && PageType::from_name(t).is_none() {
+            return Err(CliError::Usage(format!(
+                "--type {t}: no page type has that name (INDEX, UNDO_LOG, INODE, FSP_HDR, XDES, BLOB, SYS, TRX_SYS, ALLOCATED, … or a number)"
+            )));
+        }
+    }
+    let filter = PageFilter {
+        page_type: page_type.map(str::to_string),
+        range: range.map(|r| (r.0, r.1)),
+    };
+    let Some(file) = file else {
+        return datadir(inputs, &filter, out);
+    };
+    let space = inputs.open(file)?;
+    if let Some(r) = range {
+        if r.0 >= space.page_count() {
+            return Err(CliError::file(
+                file,
+                format!(
+                    "--range starts at page {} but the file has {} pages",
+                    r.0,
+                    space.page_count()
+                ),
+            ));
+        }
+    }
+    // Streamed: one row written per page as the scan reaches it, so that
+    // memory stays flat however large the file.
+    single(inputs, &space, &filter, out);
+    Ok(0)
+}
 
 /// Writes `space`'s listing to `out`, each piece passed through `wrap`
 /// (the data-directory form nests it); returns the rows written.
@@ -48,17 +94,16 @@ fn stream(
     rows
 }
 
-/// Writes `s` (a closed pipe, `| head`, is not an error worth reporting).
-fn put(out: &mut dyn Write, s: &str) {
-    let _ = out.write_all(s.as_bytes());
-}
-
 /// `pages FILE`: the listing of one file.
-pub fn single(cli: &Cli, space: &Tablespace, filter: &PageFilter) {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    stream(&mut out, space, filter, cli.format == Format::Json, &|s| {
-        s.to_string()
-    });
+fn single(inputs: &Inputs, space: &Tablespace, filter: &PageFilter, out: &mut Output) {
+    let mut out = std::io::BufWriter::new(&mut *out.out);
+    stream(
+        &mut out,
+        space,
+        filter,
+        inputs.format == Format::Json,
+        &|s| s.to_string(),
+    );
     let _ = out.flush();
 }
 
@@ -67,28 +112,28 @@ pub fn single(cli: &Cli, space: &Tablespace, filter: &PageFilter) {
 /// a heading (text) or as the `files` of one JSON object. A file that
 /// cannot be opened gets its error in its place; a `--range` past a file's
 /// end lists none of its pages. Exit 1 when a file could not be read.
-pub fn datadir(cli: &Cli, options: OpenOptions, filter: &PageFilter) -> Result<u8, CliError> {
-    let Some(dir) = &cli.datadir else {
-        return Err(CliError::Usage(
-            "pages needs a FILE, or --datadir DIR for every tablespace of a data directory".into(),
-        ));
-    };
-    let files = tablespaces(dir);
+fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8, CliError> {
+    let dir = inputs.datadir("pages")?;
+    let files = dir.tablespace_paths();
     if files.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: no tablespace files (ibdata*, undo*, */*.ibd)",
-            dir.display()
-        )));
+        return Err(CliError::file(
+            &dir.root,
+            "no tablespace files (ibdata*, undo*, */*.ibd)",
+        ));
     }
-    let datadir = dir.display().to_string();
-    let json = cli.format == Format::Json;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let datadir = dir.root.display().to_string();
+    let json = inputs.format == Format::Json;
+    let mut out = std::io::BufWriter::new(&mut *out.out);
+    let put = |out: &mut dyn Write, s: &str| {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        let _ = out.write_all(s.as_bytes());
+    };
     put(
         &mut out,
         &if json {
-            dd::head(&datadir)
+            dd::head(&datadir, &dir.server, &dir.skipped)
         } else {
-            datadir_text::title(&datadir)
+            datadir_text::title(&datadir, &dir.server, &dir.skipped)
         },
     );
     let mut totals = PagesTotals::default();
@@ -100,7 +145,7 @@ pub fn datadir(cli: &Cli, options: OpenOptions, filter: &PageFilter) -> Result<u
         if !json {
             put(&mut out, &datadir_text::heading(&datadir, &file));
         }
-        match Tablespace::open(path, options) {
+        match Tablespace::open(path, inputs.options) {
             Ok(space) => {
                 if json {
                     put(&mut out, &dd::file_open(first, &file, bytes));
@@ -137,5 +182,5 @@ pub fn datadir(cli: &Cli, options: OpenOptions, filter: &PageFilter) -> Result<u
         },
     );
     let _ = out.flush();
-    Ok(crate::datadir::status(totals.errors))
+    Ok(u8::from(totals.errors > 0))
 }

@@ -1,142 +1,90 @@
-//! `heatmap` and `plot --fill-histogram|--levels` over every tablespace of
-//! `--datadir`: each file's picture made in parallel, then drawn in the
-//! terminal under a heading, printed as JSON, or written as one PNG per
-//! tablespace into the directory `--png` names.
+//! Pictures over every tablespace of `--datadir`: each file's model made
+//! in parallel, then drawn in the terminal under a heading, printed as
+//! JSON, or written as one PNG per tablespace into the directory `--png`
+//! names.
 
-use crate::args::{ColorChoice, HeatmapChoice, PlotChoice};
-use crate::pictures::{heatmap_by, heatmap_model, index_chart, save_png};
-use crate::{colour_on, datadir, emit, emit_report, no_map_text, Cli, CliError};
-use innodb_analysis::reports::datadir_report::{tablespaces, FileResult, FileTotals};
-use innodb_render::png::image::RgbImage;
-use innodb_render::{ansi, datadir_text, png, Serialize};
-use innodb_space::dictionary::Dictionary;
-use innodb_space::{OpenOptions, Tablespace};
+use super::{save_png, Drawing};
+use crate::args::ColorChoice;
+use crate::inputs::Inputs;
+use crate::output::{colour_on, Output};
+use crate::runner::{over, status, Files};
+use crate::CliError;
+use innodb_analysis::reports::datadir_report::{FileResult, FileTotals};
+use innodb_render::{datadir_text, Serialize};
+use innodb_space::Tablespace;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// `--datadir DIR heatmap --by … [--png DIR]`.
-pub fn heatmap(
-    cli: &Cli,
-    options: OpenOptions,
-    dict: Option<&Dictionary>,
-    by: HeatmapChoice,
-    png_dir: Option<&Path>,
-    color: ColorChoice,
-) -> Result<u8, CliError> {
-    let by = heatmap_by(by);
-    let picture = Picture {
-        command: "heatmap",
-        model: |s: &Tablespace| heatmap_model(s, dict, by).map_err(no_map_text),
-        image: png::raster_image,
-        text: ansi::raster,
-        title: |r: &innodb_analysis::pictures::Raster| r.title.clone(),
-    };
-    picture.over(cli, options, png_dir, color)
-}
+/// The picture model of one tablespace, and lines for stderr.
+pub type ModelOf<'a, M> = dyn Fn(&Tablespace) -> Result<(M, Vec<String>), CliError> + Sync + 'a;
 
-/// `--datadir DIR plot --fill-histogram|--levels [--png DIR]`.
-pub fn plot(
-    cli: &Cli,
-    options: OpenOptions,
-    dict: Option<&Dictionary>,
-    what: PlotChoice,
-    png_dir: Option<&Path>,
-    color: ColorChoice,
-) -> Result<u8, CliError> {
-    let picture = Picture {
-        command: "plot",
-        model: |s: &Tablespace| {
-            index_chart(s, dict, what)
-                .map(|c| (c, Vec::new()))
-                .map_err(no_map_text)
-        },
-        image: png::chart_image,
-        text: ansi::chart,
-        title: |c: &innodb_analysis::pictures::Chart| c.title.clone(),
-    };
-    picture.over(cli, options, png_dir, color)
-}
-
-/// How one kind of picture is made and drawn.
-struct Picture<B, I, T, N> {
+/// A kind of picture made of each tablespace of a data directory.
+pub struct Picture<'a, M> {
     /// The command, for messages.
-    command: &'static str,
+    pub command: &'static str,
     /// The model of one file, and lines for stderr.
-    model: B,
-    /// The model drawn as an image.
-    image: I,
-    /// The model drawn for the terminal (with colour or not).
-    text: T,
-    /// The model's title.
-    title: N,
+    pub model: &'a ModelOf<'a, M>,
+    /// How the model is drawn.
+    pub drawing: &'a Drawing<M>,
 }
 
-impl<M, B, I, T, N> Picture<B, I, T, N>
-where
-    M: Serialize + Send,
-    B: Fn(&Tablespace) -> Result<(M, Vec<String>), String> + Sync,
-    I: Fn(&M) -> RgbImage + Sync,
-    T: Fn(&M, bool) -> String,
-    N: Fn(&M) -> String + Sync,
-{
+impl<M: Serialize + Send> Picture<'_, M> {
     /// Every tablespace's picture: PNG files into `png_dir`, else text or JSON.
-    fn over(
+    pub fn over(
         &self,
-        cli: &Cli,
-        options: OpenOptions,
+        inputs: &Inputs,
         png_dir: Option<&Path>,
         color: ColorChoice,
+        out: &mut Output,
     ) -> Result<u8, CliError> {
-        if let Some(out) = png_dir {
-            return self.to_png(cli, options, out);
+        if let Some(dir) = png_dir {
+            return self.to_png(inputs, dir, out);
         }
-        let (dir, files) = datadir::over(cli, options, self.command, &self.model)?;
-        let files = say_findings(files);
-        let r = datadir::with_totals((dir, files), FileTotals::of);
+        let files = over(inputs, self.command, |s| {
+            (self.model)(s).map_err(|e| e.in_datadir())
+        })?;
+        let r = say_findings(files, out).with_totals(FileTotals::of);
         let colour = colour_on(color);
-        emit_report(cli.format, &r, |r| {
-            datadir_text::each(r, |m| (self.text)(m, colour))
+        let text = self.drawing.text;
+        out.report(inputs.format, &r, |r| {
+            datadir_text::each(r, |m| text(m, colour))
         });
-        Ok(datadir::status(r.totals.errors))
+        Ok(status(&r.files))
     }
 
     /// One PNG per tablespace, written in parallel; a line each on stdout.
-    fn to_png(&self, cli: &Cli, options: OpenOptions, out: &Path) -> Result<u8, CliError> {
-        let Some(dir) = &cli.datadir else {
-            return Err(CliError::Usage(format!(
-                "{} needs a FILE, or --datadir DIR for every tablespace of a data directory",
-                self.command
-            )));
-        };
-        if out.exists() && !out.is_dir() {
+    fn to_png(&self, inputs: &Inputs, png_dir: &Path, out: &mut Output) -> Result<u8, CliError> {
+        let datadir = inputs.datadir(self.command)?;
+        if png_dir.exists() && !png_dir.is_dir() {
             return Err(CliError::Usage(format!(
                 "--png {}: over a data directory --png names a directory (one PNG per tablespace), and this is a file",
-                out.display()
+                png_dir.display()
             )));
         }
-        std::fs::create_dir_all(out)
-            .map_err(|e| CliError::Usage(format!("--png {}: {e}", out.display())))?;
-        let names = png_names(dir, &tablespaces(dir));
-        let (build, image, title) = (&self.model, &self.image, &self.title);
-        let (_, files) = datadir::over(cli, options, self.command, |s| {
-            let (model, lines) = build(s)?;
+        std::fs::create_dir_all(png_dir)
+            .map_err(|e| CliError::Usage(format!("--png {}: {e}", png_dir.display())))?;
+        let root = &datadir.root;
+        let names = png_names(root, &datadir.tablespace_paths());
+        let drawing = self.drawing;
+        let files = over(inputs, self.command, |s| {
+            let (model, lines) = (self.model)(s).map_err(|e| e.in_datadir())?;
             let rel = names
                 .get(s.path())
                 .cloned()
-                .unwrap_or_else(|| png_name(dir, s.path(), false));
-            let path = out.join(rel);
+                .unwrap_or_else(|| png_name(root, s.path(), false));
+            let path = png_dir.join(rel);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)
                     .map_err(|e| format!("{}: {e}", parent.display()))?;
             }
-            let said = save_png(&path, &image(&model), &title(&model))?;
+            let said = save_png(&path, &(drawing.image)(&model), (drawing.title)(&model))?;
             Ok((said, lines))
         })?;
-        let files = say_findings(files);
+        let files = say_findings(files, out);
         let mut errors = 0;
-        for f in &files {
+        for f in &files.files {
             match (&f.report, &f.error) {
-                (Some(said), _) => emit(said),
+                (Some(said), _) => out.emit(said),
                 (None, Some(e)) => {
                     errors += 1;
                     // Errors of opening the file already name it.
@@ -145,35 +93,37 @@ where
                     } else {
                         format!("{}: {e}", f.file)
                     };
-                    eprintln!("innodb-inspect: error: no picture: {e}");
+                    out.say(&format!("error: no picture: {e}"));
                 }
                 (None, None) => {}
             }
         }
-        Ok(datadir::status(errors))
+        Ok(u8::from(errors > 0))
     }
 }
 
 /// Prints each file's stderr lines, in file order; keeps the models.
-fn say_findings<M>(files: Vec<FileResult<(M, Vec<String>)>>) -> Vec<FileResult<M>> {
-    files
-        .into_iter()
-        .map(|f| {
-            let report = f.report.map(|(m, lines)| {
-                for l in &lines {
-                    eprintln!("{l}");
+fn say_findings<M>(files: Files<(M, Vec<String>)>, out: &mut Output) -> Files<M> {
+    files.convert(|files| {
+        files
+            .into_iter()
+            .map(|f| {
+                let report = f.report.map(|(m, lines)| {
+                    for l in &lines {
+                        out.say_raw(l);
+                    }
+                    m
+                });
+                FileResult {
+                    file: f.file,
+                    bytes: f.bytes,
+                    report,
+                    error: f.error,
+                    note: f.note,
                 }
-                m
-            });
-            FileResult {
-                file: f.file,
-                bytes: f.bytes,
-                report,
-                error: f.error,
-                note: f.note,
-            }
-        })
-        .collect()
+            })
+            .collect()
+    })
 }
 
 /// The PNG's path below the `--png` directory for `file` of the data

@@ -1,0 +1,82 @@
+//! `heatmap`: a map of every page, coloured by LSN age, page type, fill or
+//! owning index.
+
+use crate::args::{ColorChoice, HeatmapChoice};
+use crate::inputs::Inputs;
+use crate::output::Output;
+use crate::pictures::datadir::Picture;
+use crate::pictures::RASTER;
+use crate::CliError;
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::Raster;
+use innodb_analysis::reports::naming::index_name;
+use innodb_space::dictionary::Dictionary;
+use innodb_space::space_map::SpaceMap;
+use innodb_space::Tablespace;
+use std::path::Path;
+
+/// The colouring asked for.
+pub fn heatmap_by(by: HeatmapChoice) -> HeatmapBy {
+    match by {
+        HeatmapChoice::LsnAge => HeatmapBy::LsnAge,
+        HeatmapChoice::PageType => HeatmapBy::PageType,
+        HeatmapChoice::Fill => HeatmapBy::Fill,
+        HeatmapChoice::Index => HeatmapBy::Index,
+    }
+}
+
+/// The heatmap of `space`, and the findings its scan met as lines for
+/// stderr (the first 20, then how many more); `--by index` needs the space map.
+pub fn model(
+    space: &Tablespace,
+    dict: Option<&Dictionary>,
+    by: HeatmapBy,
+) -> Result<(Raster, Vec<String>), CliError> {
+    let map = match SpaceMap::read(space) {
+        Ok(m) => Some(m),
+        Err(_) if by == HeatmapBy::Index => return Err(CliError::NoSpaceMap(space.path().into())),
+        Err(_) => None,
+    };
+    let space_id = space.space_id();
+    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
+    let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
+    let file = space.path().display();
+    let mut lines: Vec<String> = findings
+        .iter()
+        .take(20)
+        .map(|f| format!("innodb-inspect: {file}: {f}"))
+        .collect();
+    if findings.len() > 20 {
+        lines.push(format!(
+            "innodb-inspect: {file}: {} more findings (see `summary` and `checksum`)",
+            findings.len() - 20
+        ));
+    }
+    Ok((raster, lines))
+}
+
+/// `heatmap [FILE] --by B [--png OUT] --color C`.
+pub fn run(
+    inputs: &Inputs,
+    file: Option<&Path>,
+    by: HeatmapChoice,
+    png: Option<&Path>,
+    color: ColorChoice,
+    out: &mut Output,
+) -> Result<u8, CliError> {
+    let by = heatmap_by(by);
+    let dict = inputs.dictionary()?;
+    let Some(file) = file else {
+        let picture = Picture {
+            command: "heatmap",
+            model: &|s| model(s, dict, by),
+            drawing: &RASTER,
+        };
+        return picture.over(inputs, png, color, out);
+    };
+    let (raster, lines) = model(&inputs.open(file)?, dict, by)?;
+    for l in &lines {
+        out.say_raw(l);
+    }
+    RASTER.draw(&raster, inputs.format, png, color, out)
+}

@@ -1,0 +1,36 @@
+//! `indexes`: every B+tree walked from its root.
+
+use crate::commands::name_indexes;
+use crate::inputs::Inputs;
+use crate::output::Output;
+use crate::runner::PerFile;
+use crate::CliError;
+use innodb_analysis::reports::datadir_report::IndexesTotals;
+use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
+use innodb_render::{datadir_text, space_text};
+use innodb_space::Tablespace;
+use std::path::Path;
+
+/// The indexes report of `space` (also what `fill` and the index charts
+/// show), its indexes named from the dictionary.
+pub fn report(inputs: &Inputs, space: &Tablespace) -> Result<IndexesReport, CliError> {
+    let dict = inputs.dictionary()?;
+    let analysis =
+        IndexAnalysis::build(space).map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
+    let mut r = IndexesReport::new(space, &analysis);
+    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
+    name_indexes(dict, space.space_id(), rows);
+    Ok(r)
+}
+
+/// `indexes [FILE]`.
+pub fn run(inputs: &Inputs, file: Option<&Path>, out: &mut Output) -> Result<u8, CliError> {
+    PerFile {
+        command: "indexes",
+        build: &|space| report(inputs, space),
+        text: &space_text::indexes,
+        totals: IndexesTotals::of,
+        datadir_text: &datadir_text::indexes,
+    }
+    .run(inputs, file, out)
+}

@@ -1,0 +1,108 @@
+//! The commands, one module each: a function over the resolved [`Inputs`]
+//! and the command's own arguments that writes its report to an
+//! [`Output`] and returns the exit status.
+
+pub mod browse;
+pub mod checksum;
+pub mod columns;
+pub mod count;
+pub mod extents;
+pub mod fill;
+pub mod heatmap;
+pub mod history;
+pub mod indexes;
+pub mod page;
+pub mod pages;
+pub mod plot;
+pub mod records;
+pub mod sdi;
+pub mod segments;
+pub mod summary;
+pub mod tree;
+pub mod undo;
+pub mod waste;
+
+use crate::args::{Command, Format};
+use crate::inputs::Inputs;
+use crate::output::Output;
+use crate::CliError;
+use innodb_analysis::reports::naming::index_name;
+use innodb_space::dictionary::Dictionary;
+
+/// Runs `command`; returns the exit status.
+pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
+    if inputs.format == Format::Csv && !matches!(command, Command::Records { .. }) {
+        return Err(CliError::Usage(
+            "--format csv is for records; the other reports are text or json".into(),
+        ));
+    }
+    match command {
+        Command::Summary { file } => summary::run(inputs, file.as_deref(), out),
+        Command::Pages {
+            file,
+            page_type,
+            range,
+        } => pages::run(inputs, file.as_deref(), page_type.as_deref(), *range, out),
+        Command::Page { file, page } => page::run(inputs, file, *page, out),
+        Command::Extents { file, color } => extents::run(inputs, file.as_deref(), *color, out),
+        Command::Segments { file } => segments::run(inputs, file.as_deref(), out),
+        Command::Waste { file } => waste::run(inputs, file.as_deref(), out),
+        Command::Heatmap {
+            file,
+            by,
+            png,
+            color,
+        } => heatmap::run(inputs, file.as_deref(), *by, png.as_deref(), *color, out),
+        Command::Browse { path } => browse::run(inputs, path),
+        Command::Plot { files, .. } => plot::run(inputs, files, &plot::Choice::of(command)?, out),
+        Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),
+        Command::Tree { file, index, level } => tree::run(inputs, file, *index, *level, out),
+        Command::Fill { file } => fill::run(inputs, file.as_deref(), out),
+        Command::Undo {
+            files,
+            compare,
+            records,
+        } => undo::run(inputs, files, compare.as_deref(), *records, out),
+        Command::History {
+            file,
+            key,
+            undo,
+            ddl,
+        } => history::run(inputs, file, key, undo, ddl.as_deref(), out),
+        Command::Sdi { file } => sdi::run(inputs, file.as_deref(), out),
+        Command::Count {
+            file,
+            sample_pages,
+            seed,
+        } => count::run(inputs, file.as_deref(), *sample_pages, *seed, out),
+        Command::Records {
+            file,
+            index,
+            deleted,
+            limit,
+            ddl,
+        } => {
+            let args = records::Args {
+                index: index.as_deref(),
+                deleted: *deleted,
+                limit: *limit,
+                ddl: ddl.as_deref(),
+            };
+            records::run(inputs, file, &args, out)
+        }
+        Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
+    }
+}
+
+/// `db/table.index` for every index row, from the dictionary.
+pub fn name_indexes<'a>(
+    dict: Option<&Dictionary>,
+    space_id: u32,
+    rows: impl Iterator<Item = (u64, &'a mut Option<String>)>,
+) {
+    if let Some(d) = dict {
+        for (id, name) in rows {
+            *name = index_name(d, space_id, id);
+        }
+    }
+}
