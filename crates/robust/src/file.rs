@@ -1,22 +1,20 @@
-//! Entry points over a whole file: every command's library path and its
-//! renderers, as the command line runs them.
+//! Entry points over a whole file: the commands themselves, run through
+//! the library exactly as the binary runs them (`innodb_inspect::commands`),
+//! with argument lists that reach every command and option a file target
+//! can reach, in text and in JSON.
 
-use innodb_analysis::pictures::chart_builders;
-use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
-use innodb_analysis::reports::count_report::CountReport;
-use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
-use innodb_analysis::reports::scan::NoObserver;
 use innodb_analysis::reports::sdi_report::SdiReport;
-use innodb_analysis::reports::space_reports::{ExtentsReport, SegmentsReport, WasteReport};
-use innodb_analysis::reports::tree_report::TreeReport;
-use innodb_analysis::reports::undo_report::UndoReport;
 use innodb_analysis::rows::key_search;
 use innodb_analysis::rows::records::{RecordsReport, Schema};
-use innodb_analysis::{ChecksumReport, PageDetail, PageFilter, PageList, Summary};
-use innodb_render::{json, png, space_text, text, undo_text};
+use innodb_inspect::args::Cli;
+use innodb_inspect::inputs::Inputs;
+use innodb_inspect::Output;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::space_map::SpaceMap;
 use innodb_space::Tablespace;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How much of a file the per-page entry points look at.
 #[derive(Debug, Clone, Copy)]
@@ -39,119 +37,268 @@ impl Default for Limits {
     }
 }
 
-/// Every whole-file report of `space` and its text and JSON renderings:
-/// `summary`, `checksum` (one thread and two), `pages`, the space reports
-/// (`segments`, `extents`, `waste`, `indexes`, `fill`, `count`), `tree` of
-/// the first indexes, every heatmap and chart (terminal and PNG).
-pub fn whole_file(space: &Tablespace, limits: Limits) -> usize {
-    let mut out = 0;
-    let s = Summary::build(space);
-    out += text::summary(&s).len() + json::render(&s).len();
-    let c = ChecksumReport::build(space);
-    out += text::checksums(std::slice::from_ref(&c)).len() + json::render(&c).len();
-    let c2 = ChecksumReport::build_threads(space, 2);
-    out += json::render(&c2).len();
-    let list = PageList::build(space, &PageFilter::default());
-    out += text::pages(&list).len() + json::render(&list).len();
+/// Where the file goes in an argument list.
+const FILE: &str = "{file}";
+/// Where a PNG output path goes.
+const PNG: &str = "{png}";
+/// Where an index id goes (the list is run once per index, up to [`Limits::trees`]).
+const INDEX: &str = "{index}";
+/// Where a page number goes (the list is run once per page, up to [`Limits::pages`]).
+const PAGE: &str = "{page}";
+/// Where a row limit goes ([`Limits::rows`]).
+const ROWS: &str = "{rows}";
 
-    let map = SpaceMap::read(space).ok();
-    if let Ok(a) = IndexAnalysis::build(space) {
-        let segments = SegmentsReport::new(space, &a.account);
-        let extents = ExtentsReport::new(space, &a.account);
-        let waste = WasteReport::new(space, &a.account);
-        let indexes = IndexesReport::new(space, &a);
-        out += space_text::segments(&segments).len() + json::render(&segments).len();
-        out += space_text::extents(&extents, true).len() + json::render(&extents).len();
-        out += space_text::waste(&waste).len() + json::render(&waste).len();
-        out += space_text::indexes(&indexes).len() + json::render(&indexes).len();
-        out += space_text::fill(&indexes).len();
-        for chart in [
-            chart_builders::levels(&indexes),
-            chart_builders::fill_histogram(&indexes),
-        ] {
-            out += innodb_render::ansi::chart(&chart, true).len();
-            out += png::chart_image(&chart).len();
-        }
-        for stats in indexes.indexes.iter().take(limits.trees) {
-            if let Ok(t) = TreeReport::build(space, stats.index_id, None) {
-                out += space_text::tree(&t).len() + json::render(&t).len();
-            }
-        }
-    }
-    if let Ok(count) = CountReport::build(space, 8, 1) {
-        out += space_text::count(&count).len() + json::render(&count).len();
-    }
-    let bys = [
-        HeatmapBy::LsnAge,
-        HeatmapBy::PageType,
-        HeatmapBy::Fill,
-        HeatmapBy::Index,
-    ];
-    let (rasters, _) = heatmap::build_many(space, map.as_ref(), &bys, &|_| None, &mut NoObserver);
-    for r in &rasters {
-        out += innodb_render::ansi::raster(r, true).len();
-        out += png::raster_image(r).len();
-    }
-    out
+/// The commands of the `whole_file` target: every whole-file report, every
+/// heatmap and index chart (terminal and PNG), `tree` of the first indexes.
+pub const WHOLE_FILE: &[&[&str]] = &[
+    &["summary", FILE],
+    &["checksum", FILE],
+    &["checksum", "--threads", "2", FILE],
+    &["pages", FILE],
+    &["segments", FILE],
+    &["extents", FILE],
+    &["extents", "--color", "always", FILE],
+    &["waste", FILE],
+    &["indexes", FILE],
+    &["fill", FILE],
+    &["count", "--sample-pages", "8", "--seed", "1", FILE],
+    &["tree", "--index", INDEX, FILE],
+    &["heatmap", "--by", "lsn-age", "--color", "always", FILE],
+    &["heatmap", "--by", "page-type", "--color", "always", FILE],
+    &["heatmap", "--by", "fill", "--color", "always", FILE],
+    &["heatmap", "--by", "index", "--color", "always", FILE],
+    &["heatmap", "--by", "lsn-age", "--png", PNG, FILE],
+    &["heatmap", "--by", "page-type", "--png", PNG, FILE],
+    &["heatmap", "--by", "fill", "--png", PNG, FILE],
+    &["heatmap", "--by", "index", "--png", PNG, FILE],
+    &["plot", "--fill-histogram", "--color", "always", FILE],
+    &["plot", "--levels", "--color", "always", FILE],
+    &["plot", "--fill-histogram", "--png", PNG, FILE],
+    &["plot", "--levels", "--png", PNG, FILE],
+];
+
+/// The commands of the `pages` target: `page N` (every page type's decoder).
+pub const PAGES: &[&[&str]] = &[&["page", FILE, PAGE]];
+
+/// The commands of the `records` target: the clustered index's rows, then
+/// with the delete-marked ones, in every output format.
+pub const RECORDS: &[&[&str]] = &[
+    &["records", "--limit", ROWS, FILE],
+    &["records", "--deleted", "--limit", ROWS, FILE],
+    &["--format", "csv", "records", "--limit", ROWS, FILE],
+];
+
+/// The commands of the `undo` targets: the undo logs with their records
+/// listed, and the undo history's growth chart (drawn as PNG: its terminal
+/// drawing is the chart renderer `whole_file` drives).
+pub const UNDO: &[&[&str]] = &[
+    &["undo", "--records", ROWS, FILE],
+    &["plot", "--undo-growth", "--png", PNG, FILE],
+];
+
+/// The commands of the `sdi` target: the SDI, and rows typed with the
+/// columns it gives.
+pub const SDI: &[&[&str]] = &[&["sdi", FILE], &["records", "--limit", "20", FILE]];
+
+/// Commands no file target drives, and why.
+pub const NOT_DRIVEN: &[(&str, &str)] = &[
+    (
+        "browse",
+        "needs a terminal: tests/browse.rs drives its library (App) instead",
+    ),
+    (
+        "history",
+        "needs a table and its system tablespace together; the undo walk it uses is driven by `undo`",
+    ),
+];
+
+/// A file handed to the commands: the tablespace as it opened (for the
+/// index ids and page count that argument lists need), the `--page-size`
+/// it opened with, the dictionary to type rows with, and where PNGs go.
+pub struct Subject<'a> {
+    /// The open file.
+    pub space: &'a Tablespace,
+    /// The `--page-size` it was opened with, if any.
+    pub page_size: Option<usize>,
+    /// The data dictionary the commands are given.
+    pub dict: Option<&'a Dictionary>,
+    /// What the limits are.
+    pub limits: Limits,
 }
 
-/// `page N` for the first [`Limits::pages`] pages, in text and JSON.
-pub fn every_page(space: &Tablespace, limits: Limits) -> usize {
-    let mut out = 0;
-    for n in 0..space.page_count().min(limits.pages) {
-        if let Ok(d) = PageDetail::build(space, n) {
-            out += text::page(&d).len() + json::render(&d).len();
-        }
+impl Subject<'_> {
+    /// Runs every argument list of `lists` (each in text and JSON, PNG
+    /// lists once); returns the bytes of output made.
+    pub fn run_all(&self, lists: &[&[&str]]) -> usize {
+        lists.iter().map(|args| self.run_list(args)).sum()
     }
-    out
+
+    /// One argument list, expanded for each index id or page number it
+    /// names.
+    fn run_list(&self, args: &[&str]) -> usize {
+        if args.contains(&INDEX) {
+            let ids: Vec<String> = SpaceMap::read(self.space)
+                .map(|m| m.index_roots())
+                .unwrap_or_default()
+                .iter()
+                .take(self.limits.trees)
+                .map(|(id, _)| id.to_string())
+                .collect();
+            return ids.iter().map(|id| self.run_formats(args, id)).sum();
+        }
+        if args.contains(&PAGE) {
+            let pages = self.space.page_count().min(self.limits.pages);
+            return (0..pages)
+                .map(|n| self.run_formats(args, &n.to_string()))
+                .sum();
+        }
+        self.run_formats(args, "")
+    }
+
+    /// `args` in text and in JSON; a PNG or CSV list as it is, and a list
+    /// that sets `--color` in text only (the colour changes nothing else).
+    fn run_formats(&self, args: &[&str], value: &str) -> usize {
+        if args.contains(&PNG) || args.contains(&"csv") {
+            return self.command(args, value, None);
+        }
+        if args.contains(&"--color") {
+            return self.command(args, value, Some("text"));
+        }
+        self.command(args, value, Some("text")) + self.command(args, value, Some("json"))
+    }
+
+    /// Runs `innodb-inspect [--format F] ARGS` through the library, the
+    /// placeholders filled in; returns the bytes written to stdout and stderr.
+    fn command(&self, args: &[&str], value: &str, format: Option<&str>) -> usize {
+        let file = self.space.path();
+        let png = png_path(file);
+        let rows = self.limits.rows.to_string();
+        let mut argv: Vec<OsString> = vec!["innodb-inspect".into(), "--quiet".into()];
+        if let Some(f) = format {
+            argv.extend(["--format".into(), f.into()]);
+        }
+        if let Some(n) = self.page_size {
+            argv.extend(["--page-size".into(), n.to_string().into()]);
+        }
+        argv.extend(args.iter().map(|a| match *a {
+            FILE => file.as_os_str().to_owned(),
+            PNG => png.as_os_str().to_owned(),
+            INDEX | PAGE => value.into(),
+            ROWS => rows.as_str().into(),
+            a => a.into(),
+        }));
+        let Ok(cli) = <Cli as clap::Parser>::try_parse_from(argv) else {
+            return 0;
+        };
+        let Ok(inputs) = Inputs::resolve(&cli) else {
+            return 0;
+        };
+        let inputs = inputs.with_dictionary(self.dict.cloned().map(Arc::new));
+        let (mut out, mut err) = (Counter(0), Counter(0));
+        let _ = innodb_inspect::commands::run(
+            &inputs,
+            &cli.command,
+            &mut Output {
+                out: &mut out,
+                err: &mut err,
+            },
+        );
+        out.0 + err.0
+    }
 }
 
-/// `records` of every index of `space` under `schema` (or the schema of
-/// the file's own SDI, or of `dict`), page-local records of the first pages,
-/// and primary-key searches.
-pub fn records(space: &Tablespace, schema: Option<&Schema>, dict: Option<&Dictionary>) -> usize {
+/// Where a file's PNG pictures are written: beside it, `.png` for its extension.
+fn png_path(file: &Path) -> PathBuf {
+    file.with_extension("png")
+}
+
+/// A writer that only counts.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Every whole-file report of `subject`'s file ([`WHOLE_FILE`]).
+pub fn whole_file(subject: &Subject) -> usize {
+    subject.run_all(WHOLE_FILE)
+}
+
+/// `page N` for the first [`Limits::pages`] pages ([`PAGES`]).
+pub fn every_page(subject: &Subject) -> usize {
+    subject.run_all(PAGES)
+}
+
+/// `records` ([`RECORDS`]), and the browser's paths over the same rows:
+/// page-local records of the first pages and primary-key searches, typed
+/// with the file's own SDI or the dictionary.
+pub fn records(subject: &Subject) -> usize {
+    let mut out = subject.run_all(RECORDS);
+    let space = subject.space;
     let own = SdiReport::build(space)
         .ok()
         .and_then(|s| Schema::from_sdi(&s))
-        .or_else(|| dict.and_then(|d| Schema::from_dictionary(d, space.space_id())));
-    let Some(schema) = schema.or(own.as_ref()) else {
-        return 0;
+        .or_else(|| {
+            subject
+                .dict
+                .and_then(|d| Schema::from_dictionary(d, space.space_id()))
+        });
+    let Some(schema) = own else {
+        return out;
     };
-    let limits = Limits::default();
-    let mut out = 0;
-    for deleted in [false, true] {
-        if let Ok(r) = RecordsReport::build(space, schema, None, deleted, Some(limits.rows)) {
-            out += innodb_render::json::records_lines(&r).len();
-        }
-    }
-    for n in 0..space.page_count().min(limits.pages) {
-        if let Ok(r) = RecordsReport::build_page(space, schema, None, n) {
+    for n in 0..space.page_count().min(subject.limits.pages) {
+        if let Ok(r) = RecordsReport::build_page(space, &schema, None, n) {
             out += innodb_render::json::records_lines(&r).len();
         }
     }
     for key in ["1", "5", "500", "99999", "-1", "x", "1,2"] {
-        let found = key_search::find(space, schema, key);
+        let found = key_search::find(space, &schema, key);
         out += format!("{found:?}").len();
     }
     out
 }
 
-/// `undo` with `system` as the system tablespace and `undo_spaces` as undo
-/// tablespaces, with undo records listed, in text and JSON.
-pub fn undo(system: &Tablespace, undo_spaces: &[&Tablespace], dict: Option<&Dictionary>) -> usize {
-    let r = UndoReport::build_listing(system, undo_spaces, dict, Limits::default().rows);
-    let growth = chart_builders::undo_growth(&r, "undo");
-    undo_text::undo(&r).len() + json::render(&r).len() + png::chart_image(&growth).len()
+/// `undo` with the file as the system tablespace ([`UNDO`]).
+pub fn undo(subject: &Subject) -> usize {
+    subject.run_all(UNDO)
 }
 
-/// `sdi`: the file's Serialized Dictionary Information and the schema made
-/// from it.
-pub fn sdi(space: &Tablespace) -> usize {
-    match SdiReport::build(space) {
-        Ok(r) => {
-            let schema = Schema::from_sdi(&r);
-            space_text::sdi(&r).len() + json::render(&r).len() + usize::from(schema.is_some())
+/// `sdi`, and rows typed with its columns ([`SDI`]).
+pub fn sdi(subject: &Subject) -> usize {
+    subject.run_all(SDI)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Every command of the command line is driven by a target, or named
+    /// in [`NOT_DRIVEN`] with the reason: a new command cannot be left out
+    /// unnoticed.
+    #[test]
+    fn every_command_is_driven_or_named() {
+        let driven: BTreeSet<&str> = [WHOLE_FILE, PAGES, RECORDS, UNDO, SDI]
+            .iter()
+            .flat_map(|lists| lists.iter())
+            .filter_map(|args| args.iter().find(|a| !a.starts_with('-') && **a != "csv"))
+            .copied()
+            .collect();
+        let cli = <Cli as clap::CommandFactory>::command();
+        for sub in cli.get_subcommands() {
+            let name = sub.get_name();
+            let excused = NOT_DRIVEN.iter().any(|(n, _)| *n == name);
+            assert!(
+                driven.contains(name) != excused,
+                "{name}: driven by a target: {}, named as not driven: {excused}",
+                driven.contains(name)
+            );
         }
-        Err(_) => 0,
     }
 }

@@ -2,7 +2,8 @@
 //! fuzzer's bytes, used alike by the fuzz targets, the property tests and
 //! the replay of the kept corpus.
 
-use crate::{bytes, file, undo_pages, Limits};
+use crate::file::{self, Subject};
+use crate::{bytes, undo_pages, Limits};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
 use std::path::Path;
@@ -71,24 +72,39 @@ impl Target {
         match self {
             Target::ZipPage => bytes::zip_page(data),
             Target::UndoRecords => bytes::undo_records(data),
-            Target::WholeFile => each_opening(data, scratch, |s| file::whole_file(s, limits)),
-            Target::Pages => each_opening(data, scratch, |s| file::every_page(s, limits)),
-            Target::Records => each_opening(data, scratch, |s| file::records(s, None, dict)),
-            Target::Undo => each_opening(data, scratch, |s| file::undo(s, &[], None)),
+            Target::WholeFile => each_opening(data, scratch, None, limits, file::whole_file),
+            Target::Pages => each_opening(data, scratch, None, limits, file::every_page),
+            Target::Records => each_opening(data, scratch, dict, limits, file::records),
+            Target::Undo => each_opening(data, scratch, None, limits, file::undo),
             Target::UndoPages => undo_pages::undo_pages(data, scratch),
-            Target::Sdi => each_opening(data, scratch, file::sdi),
+            Target::Sdi => each_opening(data, scratch, None, limits, file::sdi),
         }
     }
 }
 
 /// Writes `data` to `scratch`, opens it as the command line does (then with
-/// each `--page-size` when that fails) and sums `f` over what opens.
-fn each_opening(data: &[u8], scratch: &Path, f: impl Fn(&Tablespace) -> usize) -> usize {
+/// each `--page-size` when that fails) and sums `f` over what opens, the
+/// commands given the same `--page-size` and `dict` as their dictionary.
+fn each_opening(
+    data: &[u8],
+    scratch: &Path,
+    dict: Option<&Dictionary>,
+    limits: Limits,
+    f: impl Fn(&Subject) -> usize,
+) -> usize {
     if std::fs::write(scratch, data).is_err() {
         return 0;
     }
+    let subject = |space: &Tablespace, page_size| {
+        f(&Subject {
+            space,
+            page_size,
+            dict,
+            limits,
+        })
+    };
     if let Ok(space) = Tablespace::open(scratch, OpenOptions::default()) {
-        return f(&space);
+        return subject(&space, None);
     }
     let mut out = 0;
     for page_size in [4096, 16384] {
@@ -96,7 +112,7 @@ fn each_opening(data: &[u8], scratch: &Path, f: impl Fn(&Tablespace) -> usize) -
             page_size: Some(page_size),
         };
         if let Ok(space) = Tablespace::open(scratch, options) {
-            out += f(&space);
+            out += subject(&space, Some(page_size));
         }
     }
     out

@@ -103,7 +103,12 @@ pub fn undo_pages(data: &[u8], scratch: &Path) -> usize {
         return 0;
     }
     match Tablespace::open(scratch, OpenOptions::default()) {
-        Ok(space) => file::undo(&space, &[], None),
+        Ok(space) => file::undo(&file::Subject {
+            space: &space,
+            page_size: None,
+            dict: None,
+            limits: crate::Limits::default(),
+        }),
         Err(_) => 0,
     }
 }
