@@ -1,6 +1,6 @@
 //! `count`: per index, the exact row count beside sampled estimates.
 
-use crate::commands::name_indexes;
+use crate::commands::named;
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::runner::PerFile;
@@ -19,12 +19,7 @@ pub fn run(
     out: &mut Output,
 ) -> Result<u8, CliError> {
     let build = |space: &innodb_space::Tablespace| {
-        let dict = inputs.dictionary()?;
-        let mut r = CountReport::build(space, sample_pages, seed)
-            .map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
-        let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
-        name_indexes(dict, space.space_id(), rows);
-        Ok(r)
+        named(inputs, space, CountReport::build(space, sample_pages, seed))
     };
     PerFile {
         command: "count",

@@ -1,6 +1,6 @@
 //! `indexes`: every B+tree walked from its root.
 
-use crate::commands::name_indexes;
+use crate::commands::named;
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::runner::PerFile;
@@ -14,13 +14,11 @@ use std::path::Path;
 /// The indexes report of `space` (also what `fill` and the index charts
 /// show), its indexes named from the dictionary.
 pub fn report(inputs: &Inputs, space: &Tablespace) -> Result<IndexesReport, CliError> {
-    let dict = inputs.dictionary()?;
-    let analysis =
-        IndexAnalysis::build(space).map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
-    let mut r = IndexesReport::new(space, &analysis);
-    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
-    name_indexes(dict, space.space_id(), rows);
-    Ok(r)
+    named(
+        inputs,
+        space,
+        IndexAnalysis::build(space).map(|a| IndexesReport::new(space, &a)),
+    )
 }
 
 /// `indexes [FILE]`.

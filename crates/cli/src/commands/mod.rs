@@ -26,8 +26,9 @@ use crate::args::{Command, Format};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
-use innodb_analysis::reports::naming::index_name;
-use innodb_space::dictionary::Dictionary;
+use innodb_analysis::reports::naming::{name_indexes, IndexRows};
+use innodb_analysis::reports::ownership::NoSpaceMap;
+use innodb_space::Tablespace;
 
 /// Runs `command`; returns the exit status.
 pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
@@ -94,15 +95,17 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
     }
 }
 
-/// `db/table.index` for every index row, from the dictionary.
-pub fn name_indexes<'a>(
-    dict: Option<&Dictionary>,
-    space_id: u32,
-    rows: impl Iterator<Item = (u64, &'a mut Option<String>)>,
-) {
+/// `report` of `space`, or why there is none (page 0 unusable), its
+/// indexes named from the dictionary when there is one.
+pub fn named<R: IndexRows>(
+    inputs: &Inputs,
+    space: &Tablespace,
+    report: Result<R, NoSpaceMap>,
+) -> Result<R, CliError> {
+    let dict = inputs.dictionary()?;
+    let mut r = report.map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
     if let Some(d) = dict {
-        for (id, name) in rows {
-            *name = index_name(d, space_id, id);
-        }
+        name_indexes(&mut r, d, space.space_id());
     }
+    Ok(r)
 }

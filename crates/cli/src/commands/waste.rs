@@ -1,6 +1,6 @@
 //! `waste`: where a tablespace's pages go, per index and in total.
 
-use crate::commands::name_indexes;
+use crate::commands::named;
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::runner::PerFile;
@@ -14,13 +14,11 @@ use std::path::Path;
 
 /// The waste report of `space`, its indexes named from the dictionary.
 pub fn report(inputs: &Inputs, space: &Tablespace) -> Result<WasteReport, CliError> {
-    let dict = inputs.dictionary()?;
-    let account =
-        SpaceAccount::build(space).map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
-    let mut r = WasteReport::new(space, &account);
-    let rows = r.indexes.iter_mut().map(|i| (i.index_id, &mut i.name));
-    name_indexes(dict, space.space_id(), rows);
-    Ok(r)
+    named(
+        inputs,
+        space,
+        SpaceAccount::build(space).map(|a| WasteReport::new(space, &a)),
+    )
 }
 
 /// `waste [FILE]`.
