@@ -4,6 +4,7 @@
 
 use crate::rows::instant::InstantColumn;
 use innodb_format::value::column_value::{self, ColumnType, Value, DATA_SYS};
+use innodb_format::value::decimal::decode_decimal;
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use serde::Serialize;
 
@@ -47,7 +48,7 @@ impl IndexField {
             return Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
         }
         if let Some((p, sc)) = self.decimal {
-            if let Some(d) = column_value::decode_decimal(b, p, sc) {
+            if let Some(d) = decode_decimal(b, p, sc) {
                 return Value::Text(d);
             }
         }

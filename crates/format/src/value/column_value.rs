@@ -425,72 +425,6 @@ impl RollPtr {
     }
 }
 
-/// A DECIMAL(`precision`, `scale`) in MySQL's binary form (`decimal2bin`):
-/// groups of 9 digits in 4 bytes, leftover digits in 1–4 bytes, the sign
-/// in the first bit, negative numbers stored inverted.
-pub fn decode_decimal(b: &[u8], precision: usize, scale: usize) -> Option<String> {
-    /// Bytes of a group of `digits` (at most 9) leftover digits (`dig2bytes`).
-    fn dig2bytes(digits: usize) -> usize {
-        match digits {
-            0 => 0,
-            1 | 2 => 1,
-            3 | 4 => 2,
-            5 | 6 => 3,
-            _ => 4,
-        }
-    }
-    let intg = precision.checked_sub(scale)?;
-    let (intg0, intg0x) = (intg / 9, intg % 9);
-    let (frac0, frac0x) = (scale / 9, scale % 9);
-    let size = intg0 * 4 + dig2bytes(intg0x) + frac0 * 4 + dig2bytes(frac0x);
-    if b.len() != size {
-        return None;
-    }
-    let mut buf = b.to_vec();
-    let first = buf.first_mut()?;
-    let negative = *first & 0x80 == 0;
-    *first ^= 0x80;
-    if negative {
-        for x in &mut buf {
-            *x = !*x;
-        }
-    }
-    // The groups add up to `size`, the length of `buf`.
-    let mut rest: &[u8] = &buf;
-    let mut take = |n: usize| -> u64 {
-        let (group, after) = rest.split_at_checked(n).unwrap_or((rest, &[]));
-        rest = after;
-        be(group)
-    };
-    let mut int = String::new();
-    if intg0x > 0 {
-        int.push_str(&take(dig2bytes(intg0x)).to_string());
-    }
-    for _ in 0..intg0 {
-        let v = take(4);
-        if int.is_empty() {
-            int.push_str(&v.to_string());
-        } else {
-            int.push_str(&format!("{v:09}"));
-        }
-    }
-    let int = int.trim_start_matches('0');
-    let mut frac = String::new();
-    for _ in 0..frac0 {
-        frac.push_str(&format!("{:09}", take(4)));
-    }
-    if frac0x > 0 {
-        frac.push_str(&format!("{:0w$}", take(dig2bytes(frac0x)), w = frac0x));
-    }
-    let int = if int.is_empty() { "0" } else { int };
-    let sign = if negative { "-" } else { "" };
-    Some(if scale > 0 {
-        format!("{sign}{int}.{frac}")
-    } else {
-        format!("{sign}{int}")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,26 +445,6 @@ mod tests {
         assert_eq!(int(&[0x00], false), Value::Int(-128));
         assert_eq!(int(&[0x80, 0, 0, 1], false), Value::Int(1));
         assert_eq!(int(&[0xFF, 0xFF], true), Value::UInt(65535));
-    }
-
-    #[test]
-    fn decimals() {
-        // DECIMAL(4,2) 2.99 and -1.50, as MySQL stores them.
-        assert_eq!(decode_decimal(&[0x82, 0x63], 4, 2).as_deref(), Some("2.99"));
-        assert_eq!(
-            decode_decimal(&[0x7e, 0xcd], 4, 2).as_deref(),
-            Some("-1.50")
-        );
-        // DECIMAL(20,6) -1839506.156249 from the t_types fixture's first row.
-        assert_eq!(
-            decode_decimal(
-                &[0x7F, 0xFF, 0xFF, 0xFF, 0xE3, 0xEE, 0x6D, 0xFD, 0x9D, 0xA6],
-                20,
-                6
-            )
-            .as_deref(),
-            Some("-1839506.156249")
-        );
     }
 
     #[test]
