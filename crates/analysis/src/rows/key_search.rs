@@ -3,7 +3,8 @@
 //! node pointer whose key is not above the key sought, then through the
 //! leaf page's records. Reads one page per level.
 
-use crate::rows::records::{compact_fields, RecordsReport, Schema};
+use crate::rows::field_layout::compact_fields;
+use crate::rows::records::{RecordsReport, Schema};
 use crate::rows::row_history::value_text;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::{IndexPage, RecordList};

@@ -3,15 +3,16 @@
 //! and instant ALTERs included), off-page parts followed, whether the
 //! schema fits the records, and deleted rows with their confidence.
 
+use crate::rows::field_layout::{compact_fields, leaf_places};
 use crate::rows::instant;
 use crate::rows::mariadb_instant;
+use crate::rows::off_page::blob;
 pub use crate::rows::schema::{IndexField, Schema, SchemaIndex};
-use innodb_format::fil::page_type::PageType;
-use innodb_format::index::record::{RecordFormat, RecordHeader, RecordType};
-use innodb_format::index::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
+use innodb_format::index::record::{RecordFormat, RecordHeader};
+use innodb_format::index::sdi::{ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
 use innodb_format::value::column_value::{RollPtr, Value};
+use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::{btree, lob, zblob};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
@@ -113,38 +114,7 @@ fn raw_fields(
     heap_top: usize,
     mariadb_core: Option<usize>,
 ) -> Option<Vec<RawField>> {
-    let places: Vec<Place> = match format {
-        RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
-        RecordFormat::Redundant => {
-            let stored = r.redundant_fields(bytes).ok()?;
-            // After a MariaDB instant ADD a record may hold fewer fields than
-            // the index: the others take the metadata record's defaults.
-            let least = mariadb_core.unwrap_or(fields.len());
-            if stored.len() > fields.len() || stored.len() < least {
-                return None;
-            }
-            let mut places: Vec<Place> = stored
-                .iter()
-                .map(|f| Place {
-                    start: f.start,
-                    len: f.len,
-                    null: f.null,
-                    external: f.external,
-                    absent: false,
-                })
-                .collect();
-            let end = places.last().map_or(0, |p| p.start + p.len);
-            places.resize(
-                fields.len(),
-                Place {
-                    start: end,
-                    absent: true,
-                    ..Place::default()
-                },
-            );
-            places
-        }
-    };
+    let places = leaf_places(bytes, r, format, fields, mariadb_core)?;
     let end = places.last().map_or(0, |p| p.start + p.len);
     if r.origin + end > heap_top {
         return None;
@@ -260,111 +230,6 @@ impl LayoutFit {
 pub enum NoRecords {
     /// No index of that name or id; the ones there are.
     NoIndex(Vec<String>),
-}
-
-/// Where one field of a record is.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Place {
-    /// Offset from the record origin.
-    pub(crate) start: usize,
-    /// Bytes in the record.
-    pub(crate) len: usize,
-    /// SQL NULL.
-    pub(crate) null: bool,
-    /// Ends with a 20-byte reference to off-page data.
-    pub(crate) external: bool,
-    /// Not stored in a record of this row version (INSTANT ADD/DROP).
-    pub(crate) absent: bool,
-}
-
-/// Where each field of a COMPACT leaf record is. A record carrying a row
-/// version stores only the fields of that version, its null bitmap
-/// covering those alone.
-///
-/// `mariadb_core`: the clustered index's `n_core_fields` after a MariaDB
-/// instant ALTER: an ordinary record holds that many fields, a
-/// `REC_STATUS_INSTANT` one says how many more before its null bitmap.
-pub(crate) fn compact_fields(
-    page: &[u8],
-    rec: &RecordHeader,
-    fields: &[IndexField],
-    mariadb_core: Option<usize>,
-) -> Option<(Vec<Place>, usize)> {
-    let (stored_n, version, version_bytes) = match mariadb_core {
-        Some(n_core) if rec.record_type == RecordType::Instant => {
-            let (n_add, bytes) = mariadb_instant::n_add_fields(page, rec.origin)?;
-            (Some(n_core + 1 + n_add), 0, bytes)
-        }
-        Some(n_core) => (Some(n_core), 0, 0),
-        None => {
-            let (v, bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
-            (None, v, bytes)
-        }
-    };
-    let stored_at = |i: usize, f: &IndexField| match stored_n {
-        Some(n) => i < n,
-        None => f.instant.stored_in(version),
-    };
-    let n_nullable = fields
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| stored_at(*i, f) && f.column_type.nullable())
-        .count();
-    let extra = |i: usize| {
-        rec.origin
-            .checked_sub(6 + version_bytes + i)
-            .and_then(|a| page.get(a).copied())
-    };
-    let mut null_i = 0usize;
-    let mut len_at = n_nullable.div_ceil(8);
-    let mut start = 0usize;
-    let mut out = Vec::with_capacity(fields.len());
-    for (i, f) in fields.iter().enumerate() {
-        if !stored_at(i, f) {
-            out.push(Place {
-                start,
-                absent: true,
-                ..Place::default()
-            });
-            continue;
-        }
-        let t = &f.column_type;
-        if t.nullable() {
-            let is_null = extra(null_i / 8)? >> (null_i % 8) & 1 == 1;
-            null_i += 1;
-            if is_null {
-                out.push(Place {
-                    start,
-                    null: true,
-                    ..Place::default()
-                });
-                continue;
-            }
-        }
-        let (len, external) = match t.fixed_size() {
-            Some(n) => (n, false),
-            None => {
-                let b = usize::from(extra(len_at)?);
-                len_at += 1;
-                if t.big() && b & 0x80 != 0 {
-                    let v = (b << 8) | usize::from(extra(len_at)?);
-                    len_at += 1;
-                    (v & 0x3fff, v & 0x4000 != 0)
-                } else {
-                    (b, false)
-                }
-            }
-        };
-        out.push(Place {
-            start,
-            len,
-            external,
-            ..Place::default()
-        });
-        start += len;
-    }
-    // The 5 header bytes, the version byte, the null bitmap and the lengths.
-    Some((out, 5 + version_bytes + len_at))
 }
 
 impl RecordsReport {
@@ -678,101 +543,6 @@ impl RecordsReport {
             findings,
         })
     }
-}
-
-/// An off-page value read whole, and what is wrong past its end.
-pub(crate) struct OffPageValue {
-    /// The value's off-page bytes.
-    pub bytes: Vec<u8>,
-    /// An old-style BLOB chain whose last page does not end it: that page,
-    /// the offset of its `BTR_BLOB_HDR_NEXT_PAGE_NO`, and what it links to.
-    pub trailing_link: Option<(u32, usize, String)>,
-}
-
-/// The off-page part of a column: an old-style BLOB page chain, bounded by
-/// its length and the file, a page met twice being a cycle, or a MySQL 8
-/// LOB (uncompressed or compressed) as the reference's LOB version sees it.
-pub(crate) fn blob(
-    pages: &mut LogicalPages<'_>,
-    r: ExternRef,
-    buf: &mut Vec<u8>,
-) -> Result<OffPageValue, String> {
-    let whole = |bytes| OffPageValue {
-        bytes,
-        trailing_link: None,
-    };
-    let length = usize::try_from(r.length).unwrap_or(usize::MAX);
-    let want = length.min(sdi::MAX_SDI_BYTES * 16);
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let (mut page, mut offset) = (r.page_no, r.offset as usize);
-    // The page read last and where its BTR_BLOB_HDR_NEXT_PAGE_NO is.
-    let mut from: Option<(u32, usize)> = None;
-    while out.len() < want {
-        if page == innodb_format::FIL_NULL {
-            return Err(format!(
-                "the chain ends after {} of {want} bytes",
-                out.len()
-            ));
-        }
-        if !seen.insert(page) {
-            return Err(match from {
-                Some((p, at)) => format!(
-                    "cycle: page {page} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {p} at offset {at} links back to it after {} of {want} bytes)",
-                    out.len()
-                ),
-                None => format!("cycle: page {page} comes back"),
-            });
-        }
-        let check = pages
-            .read_into(page, buf)
-            .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
-        let kind = check.page_type;
-        if out.is_empty() && (kind == PageType::LOB_FIRST || kind == PageType::ZLOB_FIRST) {
-            // MySQL 8.0+: the reference's offset field holds the LOB version.
-            return lob::read_lob_version(pages, page, Some(r.offset), want, buf).map(whole);
-        }
-        if out.is_empty() && kind == PageType::TYPE_ZBLOB {
-            return zblob::read_zblob(pages, page, r.offset, want, buf).map(whole);
-        }
-        // MySQL 5.0 did not stamp its BLOB pages: they carry type 0.
-        let untyped_blob = kind == PageType::ALLOCATED && !check.all_zero;
-        if kind != PageType::TYPE_BLOB && !untyped_blob {
-            return Err(format!(
-                "page {page} is a {} page, not the start or the next page of a BLOB chain",
-                kind.name(pages.space().format().vendor)
-            ));
-        }
-        let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
-        out.extend_from_slice(part);
-        from = Some((page, offset + sdi::BTR_BLOB_HDR_NEXT_PAGE_NO));
-        page = next;
-        offset = innodb_format::fil::header::FIL_PAGE_DATA;
-    }
-    // The server ends a chain with FIL_NULL on its last page (whose part
-    // ends the value); a link past it is a damaged chain, even though the
-    // value itself was read whole.
-    let trailing_link = match from {
-        Some((last, at)) if page != innodb_format::FIL_NULL && want == length => Some((
-            last,
-            at,
-            if seen.contains(&page) {
-                format!(
-                        "cycle: the last page of the chain links back to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
-                    )
-            } else {
-                format!(
-                        "the chain goes on to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
-                    )
-            },
-        )),
-        _ => None,
-    };
-    out.truncate(want);
-    Ok(OffPageValue {
-        bytes: out,
-        trailing_link,
-    })
 }
 
 #[cfg(test)]
