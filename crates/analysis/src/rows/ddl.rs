@@ -470,3 +470,839 @@ pub fn with_old_temporal(schema: &Schema) -> Option<Schema> {
     }
     changed.then_some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use innodb_format::value::column_value::Value;
+
+    /// Index roots of a file: ids 40.. at pages 3.., and the SDI index
+    /// (id `u64::MAX`), which a statement never describes.
+    const ROOTS: [(u64, u32); 5] = [(40, 3), (41, 4), (42, 5), (43, 6), (u64::MAX, 1)];
+
+    /// MySQL field types (`enum_field_types`) in `prtype`'s low byte.
+    const TINY: u32 = 1;
+    const SHORT: u32 = 2;
+    const LONG: u32 = 3;
+    const FLOAT: u32 = 4;
+    const DOUBLE: u32 = 5;
+    const TIMESTAMP: u32 = 7;
+    const LONGLONG: u32 = 8;
+    const INT24: u32 = 9;
+    const TIME: u32 = 11;
+    const DATETIME: u32 = 12;
+    const YEAR: u32 = 13;
+    const NEWDATE: u32 = 14;
+    const VARCHAR: u32 = 15;
+    const BIT: u32 = 16;
+    const NEWDECIMAL: u32 = 246;
+    const ENUM: u32 = 247;
+    const SET: u32 = 248;
+    const BLOB: u32 = 252;
+    const STRING: u32 = 254;
+    const GEOMETRY: u32 = 255;
+    /// `DATA_BINARY_TYPE`.
+    const BINARY_TYPE: u32 = 1024;
+    /// Collation ids as `collation_of` gives them.
+    const LATIN1: u32 = 8 << 16;
+    const UTF8MB3: u32 = 33 << 16;
+    const UTF8MB4: u32 = 45 << 16;
+    const BINARY: u32 = 63 << 16;
+    const NN: u32 = DATA_NOT_NULL;
+    const UNS: u32 = DATA_UNSIGNED;
+
+    fn parse(sql: &str) -> Schema {
+        match schema_from_ddl(sql, &ROOTS) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}\n{sql}"),
+        }
+    }
+
+    fn error(sql: &str) -> String {
+        match schema_from_ddl(sql, &ROOTS) {
+            Ok(s) => panic!("parsed: {s:?}"),
+            Err(e) => e,
+        }
+    }
+
+    fn ty(mtype: u32, prtype: u32, len: u32) -> ColumnType {
+        ColumnType { mtype, prtype, len }
+    }
+
+    fn column<'a>(s: &'a Schema, name: &str) -> &'a IndexField {
+        match s.columns.iter().find(|c| c.name == name) {
+            Some(c) => c,
+            None => panic!("no column {name} in {:?}", names(&s.columns)),
+        }
+    }
+
+    fn names(fields: &[IndexField]) -> Vec<&str> {
+        fields.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    /// Each index as (name, id, root page, clustered, field names).
+    fn indexes(s: &Schema) -> Vec<(&str, u64, u32, bool, Vec<&str>)> {
+        s.indexes
+            .iter()
+            .map(|i| {
+                (
+                    i.name.as_str(),
+                    i.id,
+                    i.root_page,
+                    i.clustered,
+                    names(&i.fields),
+                )
+            })
+            .collect()
+    }
+
+    /// Each column's type, in the statement's order.
+    fn types(s: &Schema) -> Vec<(&str, ColumnType)> {
+        s.columns
+            .iter()
+            .map(|c| (c.name.as_str(), c.column_type))
+            .collect()
+    }
+
+    fn sys(len: u32) -> ColumnType {
+        ty(DATA_SYS, NN, len)
+    }
+
+    #[test]
+    fn integer_types_with_display_widths_and_unsigned() {
+        let s = parse(
+            "CREATE TABLE t (a TINYINT, b TINYINT(3) UNSIGNED, c SMALLINT(6), \
+             d SMALLINT UNSIGNED, e MEDIUMINT, f MEDIUMINT(8) UNSIGNED, g INT(11), \
+             h INTEGER UNSIGNED, i BIGINT(20), j BIGINT UNSIGNED NOT NULL)",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("a", ty(DATA_INT, TINY, 1)),
+                ("b", ty(DATA_INT, UNS | TINY, 1)),
+                ("c", ty(DATA_INT, SHORT, 2)),
+                ("d", ty(DATA_INT, UNS | SHORT, 2)),
+                ("e", ty(DATA_INT, INT24, 3)),
+                ("f", ty(DATA_INT, UNS | INT24, 3)),
+                ("g", ty(DATA_INT, LONG, 4)),
+                ("h", ty(DATA_INT, UNS | LONG, 4)),
+                ("i", ty(DATA_INT, LONGLONG, 8)),
+                ("j", ty(DATA_INT, NN | UNS | LONGLONG, 8)),
+            ]
+        );
+        // The display width is no length: every integer is fixed-size.
+        assert!(s
+            .columns
+            .iter()
+            .all(|c| c.column_type.fixed_size() == Some(c.column_type.len as usize)));
+    }
+
+    #[test]
+    fn floating_point_and_decimal_with_precision_and_scale() {
+        let s = parse(
+            "CREATE TABLE t (f FLOAT, fu FLOAT UNSIGNED, d DOUBLE, dp DOUBLE PRECISION, \
+             r REAL, du DOUBLE UNSIGNED, d1 DECIMAL(20,6), d2 DECIMAL(4,2) UNSIGNED, \
+             d3 NUMERIC(10), d4 DECIMAL, d5 DEC(65,30), d6 DECIMAL(9,9))",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("f", ty(DATA_FLOAT, FLOAT, 4)),
+                ("fu", ty(DATA_FLOAT, UNS | FLOAT, 4)),
+                ("d", ty(DATA_DOUBLE, DOUBLE, 8)),
+                ("dp", ty(DATA_DOUBLE, DOUBLE, 8)),
+                ("r", ty(DATA_DOUBLE, DOUBLE, 8)),
+                ("du", ty(DATA_DOUBLE, UNS | DOUBLE, 8)),
+                // decimal_bin_size: 9 digits in 4 bytes, the rest in 1-4.
+                ("d1", ty(DATA_FIXBINARY, NEWDECIMAL, 10)),
+                ("d2", ty(DATA_FIXBINARY, NEWDECIMAL, 2)),
+                ("d3", ty(DATA_FIXBINARY, NEWDECIMAL, 5)),
+                ("d4", ty(DATA_FIXBINARY, NEWDECIMAL, 5)),
+                ("d5", ty(DATA_FIXBINARY, NEWDECIMAL, 30)),
+                ("d6", ty(DATA_FIXBINARY, NEWDECIMAL, 4)),
+            ]
+        );
+        let decimals: Vec<_> = s.columns.iter().map(|c| c.decimal).collect();
+        assert_eq!(
+            decimals,
+            [
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                Some((20, 6)),
+                Some((4, 2)),
+                Some((10, 0)),
+                Some((10, 0)),
+                Some((65, 30)),
+                Some((9, 9)),
+            ]
+        );
+    }
+
+    #[test]
+    fn character_types_take_the_column_or_table_character_set() {
+        let s = parse(
+            "CREATE TABLE t (c CHAR(10), v VARCHAR(100), c1 CHAR, \
+             cu CHAR(10) CHARACTER SET utf8mb4, vu VARCHAR(100) CHARACTER SET utf8, \
+             va VARCHAR(20) CHARACTER SET ascii, vb VARCHAR(20) CHARACTER SET binary, \
+             b BINARY(8), b1 BINARY, vbin VARBINARY(64)) DEFAULT CHARSET=latin1",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("c", ty(DATA_MYSQL, STRING | LATIN1, 10)),
+                ("v", ty(DATA_VARMYSQL, VARCHAR | LATIN1, 100)),
+                ("c1", ty(DATA_MYSQL, STRING | LATIN1, 1)),
+                // Lengths in bytes: characters times the most bytes of one.
+                ("cu", ty(DATA_MYSQL, STRING | UTF8MB4, 40)),
+                ("vu", ty(DATA_VARMYSQL, VARCHAR | UTF8MB3, 300)),
+                ("va", ty(DATA_VARMYSQL, VARCHAR | (11 << 16), 20)),
+                ("vb", ty(DATA_VARMYSQL, VARCHAR | BINARY, 20)),
+                ("b", ty(DATA_FIXBINARY, STRING | BINARY, 8)),
+                ("b1", ty(DATA_FIXBINARY, STRING | BINARY, 1)),
+                ("vbin", ty(DATA_BINARY, VARCHAR | BINARY, 64)),
+            ]
+        );
+        // A CHAR of a single-byte character set has a fixed size; one of a
+        // multi-byte set has lengths in a COMPACT record.
+        assert_eq!(column(&s, "c").column_type.fixed_size(), Some(10));
+        assert_eq!(column(&s, "cu").column_type.fixed_size(), None);
+        // Without a character set anywhere: utf8mb4, 4 bytes a character.
+        let s = parse("CREATE TABLE t (c CHAR(10), v VARCHAR(64))");
+        assert_eq!(
+            types(&s),
+            [
+                ("c", ty(DATA_MYSQL, STRING | UTF8MB4, 40)),
+                ("v", ty(DATA_VARMYSQL, VARCHAR | UTF8MB4, 256)),
+            ]
+        );
+        // CHARACTER SET among the table options.
+        let s = parse("CREATE TABLE t (c CHAR(10)) ENGINE=InnoDB CHARACTER SET = utf8");
+        assert_eq!(
+            column(&s, "c").column_type,
+            ty(DATA_MYSQL, STRING | UTF8MB3, 30)
+        );
+    }
+
+    #[test]
+    fn not_null_and_null() {
+        let s = parse("CREATE TABLE t (a INT NOT NULL, b INT NULL, c INT, d VARCHAR(5) NOT NULL)");
+        let nullable: Vec<_> = s
+            .columns
+            .iter()
+            .map(|c| (c.name.as_str(), c.column_type.nullable()))
+            .collect();
+        assert_eq!(
+            nullable,
+            [("a", false), ("b", true), ("c", true), ("d", false)]
+        );
+        assert_eq!(column(&s, "a").column_type.prtype, NN | LONG);
+        assert_eq!(column(&s, "d").column_type.prtype, NN | VARCHAR | UTF8MB4);
+    }
+
+    #[test]
+    fn inline_primary_key() {
+        let s = parse("CREATE TABLE `t1` (a INT, id BIGINT UNSIGNED PRIMARY KEY, b VARCHAR(10))");
+        assert_eq!(s.table, "t1");
+        assert_eq!(
+            indexes(&s),
+            [(
+                "PRIMARY",
+                40,
+                3,
+                true,
+                vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b"]
+            )]
+        );
+        // The key column is NOT NULL without saying so.
+        assert_eq!(
+            column(&s, "id").column_type,
+            ty(DATA_INT, NN | UNS | LONGLONG, 8)
+        );
+        let clustered = &s.indexes[0].fields;
+        assert_eq!(clustered[1].column_type, sys(6));
+        assert_eq!(clustered[2].column_type, sys(7));
+        // The columns stay in the statement's order.
+        assert_eq!(names(&s.columns), ["a", "id", "b"]);
+    }
+
+    #[test]
+    fn composite_table_level_primary_key() {
+        let s = parse("CREATE TABLE t (a INT, b VARCHAR(8), c INT, d DATE, PRIMARY KEY (c, a))");
+        assert_eq!(
+            indexes(&s),
+            [(
+                "PRIMARY",
+                40,
+                3,
+                true,
+                vec!["c", "a", "DB_TRX_ID", "DB_ROLL_PTR", "b", "d"]
+            )]
+        );
+        assert!(!column(&s, "a").column_type.nullable());
+        assert!(!column(&s, "c").column_type.nullable());
+        assert!(column(&s, "b").column_type.nullable());
+        // The clustered index's copy of a key column is NOT NULL too.
+        assert!(!s.indexes[0].fields[0].column_type.nullable());
+    }
+
+    #[test]
+    fn secondary_keys_in_order_with_the_primary_key_appended() {
+        let s = parse(
+            "CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(10), c INT, \
+             PRIMARY KEY (id), KEY k_a (a), INDEX (b, id), KEY k_ca (c, a))",
+        );
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b", "c"]
+                ),
+                ("k_a", 41, 4, false, vec!["a", "id"]),
+                // Unnamed: named after its first column. The key column
+                // that is also the primary key's is not repeated.
+                ("b", 42, 5, false, vec!["b", "id"]),
+                ("k_ca", 43, 6, false, vec!["c", "a", "id"]),
+            ]
+        );
+        // A secondary index's fields keep their columns' types.
+        assert_eq!(s.indexes[1].fields[0].column_type, ty(DATA_INT, LONG, 4));
+        assert_eq!(
+            s.indexes[1].fields[1].column_type,
+            ty(DATA_INT, NN | LONG, 4)
+        );
+    }
+
+    #[test]
+    fn composite_primary_key_in_secondary_indexes() {
+        let s = parse("CREATE TABLE t (a INT, b INT, c INT, PRIMARY KEY (a, b), KEY k_cb (c, b))");
+        assert_eq!(indexes(&s)[1], ("k_cb", 41, 4, false, vec!["c", "b", "a"]));
+    }
+
+    #[test]
+    fn keys_beyond_the_file_roots_are_left_out() {
+        let s = schema_from_ddl(
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, KEY (a), KEY (b))",
+            &[(7, 3), (8, 4)],
+        );
+        let s = s.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    7,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b"]
+                ),
+                ("a", 8, 4, false, vec!["a", "id"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn no_primary_key_gives_a_generated_clustered_index() {
+        let s = parse("CREATE TABLE t (a INT, b VARCHAR(10), KEY k_b (b))");
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "GEN_CLUST_INDEX",
+                    40,
+                    3,
+                    true,
+                    vec!["DB_ROW_ID", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b"]
+                ),
+                ("k_b", 41, 4, false, vec!["b", "DB_ROW_ID"]),
+            ]
+        );
+        assert_eq!(s.indexes[0].fields[0].column_type, sys(6));
+        assert_eq!(s.indexes[1].fields[1].column_type, sys(6));
+    }
+
+    #[test]
+    fn default_clauses_and_other_column_options_change_nothing() {
+        let plain = parse(
+            "CREATE TABLE t (id INT NOT NULL, n INT, s VARCHAR(10), \
+             ts TIMESTAMP NOT NULL, e ENUM('x','y'), PRIMARY KEY (id))",
+        );
+        let with_options = parse(
+            "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT COMMENT 'the key', \
+             n INT DEFAULT '0', s VARCHAR(10) DEFAULT NULL, \
+             ts TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, \
+             e ENUM('x','y') DEFAULT 'y', PRIMARY KEY (id)) \
+             ENGINE=InnoDB AUTO_INCREMENT=10958 ROW_FORMAT=DYNAMIC",
+        );
+        assert_eq!(
+            format!("{:?}", plain.indexes),
+            format!("{:?}", with_options.indexes)
+        );
+        assert_eq!(types(&plain), types(&with_options));
+    }
+
+    #[test]
+    fn enum_and_set_labels_and_sizes() {
+        let many: Vec<String> = (0..256).map(|i| format!("'v{i}'")).collect();
+        let set33: Vec<String> = (0..33).map(|i| format!("'s{i}'")).collect();
+        let s = parse(&format!(
+            "CREATE TABLE t (e ENUM('red','green','blue') NOT NULL, \
+             s SET('a','b','c','d'), s9 SET('1','2','3','4','5','6','7','8','9'), \
+             big ENUM({}), s33 SET({}))",
+            many.join(","),
+            set33.join(",")
+        ));
+        assert_eq!(
+            types(&s),
+            [
+                ("e", ty(DATA_INT, NN | UNS | ENUM, 1)),
+                ("s", ty(DATA_INT, UNS | SET, 1)),
+                ("s9", ty(DATA_INT, UNS | SET, 2)),
+                // More than 255 labels take 2 bytes; more than 32 SET
+                // members take 8.
+                ("big", ty(DATA_INT, UNS | ENUM, 2)),
+                ("s33", ty(DATA_INT, UNS | SET, 8)),
+            ]
+        );
+        let e = column(&s, "e");
+        assert_eq!(
+            e.labels.as_deref(),
+            Some(&["red".to_string(), "green".into(), "blue".into()][..])
+        );
+        assert!(!e.set);
+        let set = column(&s, "s");
+        assert_eq!(
+            set.labels.as_deref(),
+            Some(&["a".to_string(), "b".into(), "c".into(), "d".into()][..])
+        );
+        assert!(set.set);
+        assert_eq!(column(&s, "big").labels.as_ref().map(Vec::len), Some(256));
+        // A label is decoded by its number (from 1), a SET by its bits.
+        assert_eq!(e.value(&[2]), Value::Text("green".into()));
+        assert_eq!(set.value(&[0b0101]), Value::Text("a,c".into()));
+    }
+
+    #[test]
+    fn text_blob_and_json() {
+        let s = parse(
+            "CREATE TABLE t (t1 TINYTEXT, t2 TEXT NOT NULL, t3 MEDIUMTEXT, t4 LONGTEXT, \
+             tu TEXT CHARACTER SET utf8mb4, b1 TINYBLOB, b2 BLOB, b3 MEDIUMBLOB, \
+             b4 LONGBLOB, j JSON) CHARSET=latin1",
+        );
+        let text = |extra: u32, cs: u32| ty(DATA_BLOB, extra | BLOB | cs, 65535);
+        let blob = |extra: u32| ty(DATA_BLOB, extra | BLOB | BINARY_TYPE | BINARY, 65535);
+        assert_eq!(
+            types(&s),
+            [
+                ("t1", text(0, LATIN1)),
+                ("t2", text(NN, LATIN1)),
+                ("t3", text(0, LATIN1)),
+                ("t4", text(0, LATIN1)),
+                ("tu", text(0, UTF8MB4)),
+                ("b1", blob(0)),
+                ("b2", blob(0)),
+                ("b3", blob(0)),
+                ("b4", blob(0)),
+                // JSON is kept as its bytes, like a BLOB.
+                ("j", blob(0)),
+            ]
+        );
+        // BLOB-like columns have 1- or 2-byte lengths, never a fixed size.
+        assert!(s
+            .columns
+            .iter()
+            .all(|c| c.column_type.big() && c.column_type.fixed_size().is_none()));
+    }
+
+    #[test]
+    fn temporal_types_with_fractional_seconds() {
+        let s = parse(
+            "CREATE TABLE t (d DATE, y YEAR, y4 YEAR(4), t0 TIME, t3 TIME(3), t6 TIME(6), \
+             dt0 DATETIME, dt1 DATETIME(1), dt6 DATETIME(6), ts0 TIMESTAMP NULL, \
+             ts2 TIMESTAMP(2) NOT NULL, ts5 TIMESTAMP(5))",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("d", ty(DATA_INT, NEWDATE, 3)),
+                ("y", ty(DATA_INT, UNS | YEAR, 1)),
+                ("y4", ty(DATA_INT, UNS | YEAR, 1)),
+                // The 5.6.4+ format: the integer part, then (fsp + 1) / 2
+                // bytes of fraction.
+                ("t0", ty(DATA_FIXBINARY, TIME, 3)),
+                ("t3", ty(DATA_FIXBINARY, TIME, 5)),
+                ("t6", ty(DATA_FIXBINARY, TIME, 6)),
+                ("dt0", ty(DATA_FIXBINARY, DATETIME, 5)),
+                ("dt1", ty(DATA_FIXBINARY, DATETIME, 6)),
+                ("dt6", ty(DATA_FIXBINARY, DATETIME, 8)),
+                ("ts0", ty(DATA_FIXBINARY, TIMESTAMP, 4)),
+                ("ts2", ty(DATA_FIXBINARY, NN | TIMESTAMP, 5)),
+                ("ts5", ty(DATA_FIXBINARY, TIMESTAMP, 7)),
+            ]
+        );
+    }
+
+    #[test]
+    fn old_temporal_format_for_columns_without_fractions() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, t0 TIME, t3 TIME(3), dt0 DATETIME NOT NULL, \
+             dt6 DATETIME(6), ts0 TIMESTAMP, d DATE, KEY k (dt0))",
+        );
+        let old = with_old_temporal(&s).unwrap_or_else(|| panic!("no temporal column"));
+        let clustered: Vec<_> = old.indexes[0]
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.column_type))
+            .collect();
+        assert_eq!(
+            clustered,
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("DB_TRX_ID", sys(6)),
+                ("DB_ROLL_PTR", sys(7)),
+                // Before 5.6.4: integers of 3, 8 and 4 bytes.
+                ("t0", ty(DATA_INT, TIME, 3)),
+                ("t3", ty(DATA_FIXBINARY, TIME, 5)),
+                ("dt0", ty(DATA_INT, NN | DATETIME, 8)),
+                ("dt6", ty(DATA_FIXBINARY, DATETIME, 8)),
+                ("ts0", ty(DATA_INT, UNS | TIMESTAMP, 4)),
+                ("d", ty(DATA_INT, NEWDATE, 3)),
+            ]
+        );
+        // Secondary indexes too.
+        assert_eq!(
+            old.indexes[1].fields[0].column_type,
+            ty(DATA_INT, NN | DATETIME, 8)
+        );
+        // Nothing to change: no other reading.
+        assert!(with_old_temporal(&parse("CREATE TABLE t (a INT, t TIME(2))")).is_none());
+    }
+
+    #[test]
+    fn bit_and_spatial_columns() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, b BIT, b13 BIT(13), b64 BIT(64), \
+             g GEOMETRY NOT NULL, p POINT, SPATIAL KEY sp (g))",
+        );
+        let geometry = |extra: u32| ty(DATA_GEOMETRY, extra | GEOMETRY | BINARY, 256);
+        assert_eq!(
+            types(&s),
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("b", ty(DATA_FIXBINARY, BIT, 1)),
+                ("b13", ty(DATA_FIXBINARY, BIT, 2)),
+                ("b64", ty(DATA_FIXBINARY, BIT, 8)),
+                ("g", geometry(NN)),
+                ("p", geometry(0)),
+            ]
+        );
+        // A SPATIAL key is an index (an R-tree) like the others.
+        assert_eq!(indexes(&s)[1], ("sp", 41, 4, false, vec!["g", "id"]));
+    }
+
+    #[test]
+    fn a_fulltext_key_adds_the_hidden_fts_doc_id_and_no_index() {
+        let s = parse("CREATE TABLE t (id INT PRIMARY KEY, body TEXT, FULLTEXT KEY ft (body))");
+        assert_eq!(
+            indexes(&s),
+            [(
+                "PRIMARY",
+                40,
+                3,
+                true,
+                vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "body", "FTS_DOC_ID"]
+            )]
+        );
+        assert_eq!(
+            column(&s, "FTS_DOC_ID").column_type,
+            ty(DATA_INT, NN | UNS | LONGLONG, 8)
+        );
+        // Declared by the statement: not added twice.
+        let s = parse(
+            "CREATE TABLE t (FTS_DOC_ID BIGINT UNSIGNED NOT NULL, body TEXT, \
+             FULLTEXT KEY ft (body))",
+        );
+        assert_eq!(names(&s.columns), ["FTS_DOC_ID", "body"]);
+    }
+
+    #[test]
+    fn table_options_the_parser_does_not_know_are_left_out() {
+        // MariaDB's SHOW CREATE TABLE of the t_pagecomp fixture.
+        let s = parse(
+            "CREATE TABLE `t_pagecomp` (\n  `id` int(11) NOT NULL,\n  `a` int(11) NOT NULL,\n  \
+             `b` varchar(64) DEFAULT NULL,\n  `c` char(20) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n) \
+             ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci `PAGE_COMPRESSED`='1'",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("a", ty(DATA_INT, NN | LONG, 4)),
+                ("b", ty(DATA_VARMYSQL, VARCHAR | LATIN1, 64)),
+                ("c", ty(DATA_MYSQL, STRING | LATIN1, 20)),
+            ]
+        );
+    }
+
+    /// `SHOW CREATE TABLE` of the fixtures' `t_types` (MariaDB 10.11,
+    /// fixtures/generate.sh), every type the fixtures hold.
+    #[test]
+    fn fixture_t_types() {
+        let s = parse(
+            "CREATE TABLE `t_types` (
+  `id` int(11) NOT NULL,
+  `ti` tinyint(4) DEFAULT NULL,
+  `tiu` tinyint(3) unsigned DEFAULT NULL,
+  `si` smallint(6) DEFAULT NULL,
+  `siu` smallint(5) unsigned DEFAULT NULL,
+  `mi` mediumint(9) DEFAULT NULL,
+  `miu` mediumint(8) unsigned DEFAULT NULL,
+  `i` int(11) DEFAULT NULL,
+  `iu` int(10) unsigned DEFAULT NULL,
+  `bi` bigint(20) DEFAULT NULL,
+  `biu` bigint(20) unsigned DEFAULT NULL,
+  `f` float DEFAULT NULL,
+  `d` double DEFAULT NULL,
+  `dec1` decimal(20,6) DEFAULT NULL,
+  `dt` date DEFAULT NULL,
+  `tm` time(3) DEFAULT NULL,
+  `dtm` datetime(6) DEFAULT NULL,
+  `ts` timestamp NULL DEFAULT NULL,
+  `yr` year(4) DEFAULT NULL,
+  `c_utf8` char(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,
+  `vc_utf8` varchar(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,
+  `c_lat` char(10) DEFAULT NULL,
+  `vc_lat` varchar(100) DEFAULT NULL,
+  `bin` binary(8) DEFAULT NULL,
+  `vbin` varbinary(64) DEFAULT NULL,
+  `en` enum('red','green','blue') DEFAULT NULL,
+  `st` set('a','b','c','d') DEFAULT NULL,
+  `bt` bit(13) DEFAULT NULL,
+  `tx` text DEFAULT NULL,
+  `bl` blob DEFAULT NULL,
+  `js` longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid(`js`)),
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci",
+        );
+        assert_eq!(s.table, "t_types");
+        assert_eq!(
+            types(&s),
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("ti", ty(DATA_INT, TINY, 1)),
+                ("tiu", ty(DATA_INT, UNS | TINY, 1)),
+                ("si", ty(DATA_INT, SHORT, 2)),
+                ("siu", ty(DATA_INT, UNS | SHORT, 2)),
+                ("mi", ty(DATA_INT, INT24, 3)),
+                ("miu", ty(DATA_INT, UNS | INT24, 3)),
+                ("i", ty(DATA_INT, LONG, 4)),
+                ("iu", ty(DATA_INT, UNS | LONG, 4)),
+                ("bi", ty(DATA_INT, LONGLONG, 8)),
+                ("biu", ty(DATA_INT, UNS | LONGLONG, 8)),
+                ("f", ty(DATA_FLOAT, FLOAT, 4)),
+                ("d", ty(DATA_DOUBLE, DOUBLE, 8)),
+                ("dec1", ty(DATA_FIXBINARY, NEWDECIMAL, 10)),
+                ("dt", ty(DATA_INT, NEWDATE, 3)),
+                ("tm", ty(DATA_FIXBINARY, TIME, 5)),
+                ("dtm", ty(DATA_FIXBINARY, DATETIME, 8)),
+                ("ts", ty(DATA_FIXBINARY, TIMESTAMP, 4)),
+                ("yr", ty(DATA_INT, UNS | YEAR, 1)),
+                ("c_utf8", ty(DATA_MYSQL, STRING | UTF8MB4, 40)),
+                ("vc_utf8", ty(DATA_VARMYSQL, VARCHAR | UTF8MB4, 400)),
+                ("c_lat", ty(DATA_MYSQL, STRING | LATIN1, 10)),
+                ("vc_lat", ty(DATA_VARMYSQL, VARCHAR | LATIN1, 100)),
+                ("bin", ty(DATA_FIXBINARY, STRING | BINARY, 8)),
+                ("vbin", ty(DATA_BINARY, VARCHAR | BINARY, 64)),
+                ("en", ty(DATA_INT, UNS | ENUM, 1)),
+                ("st", ty(DATA_INT, UNS | SET, 1)),
+                ("bt", ty(DATA_FIXBINARY, BIT, 2)),
+                ("tx", ty(DATA_BLOB, BLOB | LATIN1, 65535)),
+                ("bl", ty(DATA_BLOB, BLOB | BINARY_TYPE | BINARY, 65535)),
+                // MariaDB's JSON is a LONGTEXT with a CHECK.
+                ("js", ty(DATA_BLOB, BLOB | UTF8MB4, 65535)),
+            ]
+        );
+        assert_eq!(column(&s, "dec1").decimal, Some((20, 6)));
+        // The first row's DECIMAL, as the server stored it.
+        assert_eq!(
+            column(&s, "dec1").value(&[0x7F, 0xFF, 0xFF, 0xFF, 0xE3, 0xEE, 0x6D, 0xFD, 0x9D, 0xA6]),
+            Value::Text("-1839506.156249".into())
+        );
+        let mut clustered = vec!["id", "DB_TRX_ID", "DB_ROLL_PTR"];
+        clustered.extend(names(&s.columns).into_iter().skip(1));
+        assert_eq!(indexes(&s), [("PRIMARY", 40, 3, true, clustered)]);
+    }
+
+    /// `SHOW CREATE TABLE` of sakila's `film` as MySQL 8.0 prints it (the
+    /// columns, types and keys of the 8.0.40 copy's SDI in
+    /// ../shared/thirdparty), foreign keys included.
+    #[test]
+    fn sakila_film_of_mysql_8() {
+        let s = parse(
+            "CREATE TABLE `film` (
+  `film_id` smallint unsigned NOT NULL AUTO_INCREMENT,
+  `title` varchar(128) NOT NULL,
+  `description` text,
+  `release_year` year DEFAULT NULL,
+  `language_id` tinyint unsigned NOT NULL,
+  `original_language_id` tinyint unsigned DEFAULT NULL,
+  `rental_duration` tinyint unsigned NOT NULL DEFAULT '3',
+  `rental_rate` decimal(4,2) NOT NULL DEFAULT '4.99',
+  `length` smallint unsigned DEFAULT NULL,
+  `replacement_cost` decimal(5,2) NOT NULL DEFAULT '19.99',
+  `rating` enum('G','PG','PG-13','R','NC-17') DEFAULT 'G',
+  `special_features` set('Trailers','Commentaries','Deleted Scenes','Behind the Scenes') DEFAULT NULL,
+  `last_update` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+  PRIMARY KEY (`film_id`),
+  KEY `idx_title` (`title`),
+  KEY `idx_fk_language_id` (`language_id`),
+  KEY `idx_fk_original_language_id` (`original_language_id`),
+  CONSTRAINT `fk_film_language` FOREIGN KEY (`language_id`) REFERENCES `language` (`language_id`) ON DELETE RESTRICT ON UPDATE CASCADE,
+  CONSTRAINT `fk_film_language_original` FOREIGN KEY (`original_language_id`) REFERENCES `language` (`language_id`) ON DELETE RESTRICT ON UPDATE CASCADE
+) ENGINE=InnoDB AUTO_INCREMENT=1001 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("film_id", ty(DATA_INT, NN | UNS | SHORT, 2)),
+                ("title", ty(DATA_VARMYSQL, NN | VARCHAR | UTF8MB4, 512)),
+                ("description", ty(DATA_BLOB, BLOB | UTF8MB4, 65535)),
+                ("release_year", ty(DATA_INT, UNS | YEAR, 1)),
+                ("language_id", ty(DATA_INT, NN | UNS | TINY, 1)),
+                ("original_language_id", ty(DATA_INT, UNS | TINY, 1)),
+                ("rental_duration", ty(DATA_INT, NN | UNS | TINY, 1)),
+                ("rental_rate", ty(DATA_FIXBINARY, NN | NEWDECIMAL, 2)),
+                ("length", ty(DATA_INT, UNS | SHORT, 2)),
+                ("replacement_cost", ty(DATA_FIXBINARY, NN | NEWDECIMAL, 3)),
+                ("rating", ty(DATA_INT, UNS | ENUM, 1)),
+                ("special_features", ty(DATA_INT, UNS | SET, 1)),
+                ("last_update", ty(DATA_FIXBINARY, NN | TIMESTAMP, 4)),
+            ]
+        );
+        assert_eq!(column(&s, "rental_rate").decimal, Some((4, 2)));
+        assert_eq!(column(&s, "replacement_cost").decimal, Some((5, 2)));
+        assert_eq!(
+            column(&s, "special_features").labels.as_deref(),
+            Some(
+                &[
+                    "Trailers".to_string(),
+                    "Commentaries".into(),
+                    "Deleted Scenes".into(),
+                    "Behind the Scenes".into()
+                ][..]
+            )
+        );
+        // The indexes as the SDI lists their elements.
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec![
+                        "film_id",
+                        "DB_TRX_ID",
+                        "DB_ROLL_PTR",
+                        "title",
+                        "description",
+                        "release_year",
+                        "language_id",
+                        "original_language_id",
+                        "rental_duration",
+                        "rental_rate",
+                        "length",
+                        "replacement_cost",
+                        "rating",
+                        "special_features",
+                        "last_update"
+                    ]
+                ),
+                ("idx_title", 41, 4, false, vec!["title", "film_id"]),
+                (
+                    "idx_fk_language_id",
+                    42,
+                    5,
+                    false,
+                    vec!["language_id", "film_id"]
+                ),
+                (
+                    "idx_fk_original_language_id",
+                    43,
+                    6,
+                    false,
+                    vec!["original_language_id", "film_id"]
+                ),
+            ]
+        );
+    }
+
+    /// sysbench's `sbtest1` as MySQL 8 printed it
+    /// (../shared/thirdparty/baotiao__inno_space/tool/create_sbtest1.txt).
+    #[test]
+    fn sysbench_sbtest1() {
+        let s = parse(
+            "CREATE TABLE `sbtest1` (
+  `id` int NOT NULL AUTO_INCREMENT,
+  `k` int NOT NULL DEFAULT '0',
+  `c` char(120) NOT NULL DEFAULT '',
+  `pad` char(60) NOT NULL DEFAULT '',
+  PRIMARY KEY (`id`),
+  KEY `k_1` (`k`)
+) ENGINE=InnoDB AUTO_INCREMENT=10958 DEFAULT CHARSET=latin1",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("k", ty(DATA_INT, NN | LONG, 4)),
+                ("c", ty(DATA_MYSQL, NN | STRING | LATIN1, 120)),
+                ("pad", ty(DATA_MYSQL, NN | STRING | LATIN1, 60)),
+            ]
+        );
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "k", "c", "pad"]
+                ),
+                ("k_1", 41, 4, false, vec!["k", "id"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn what_it_cannot_read_is_an_error_naming_it() {
+        assert_eq!(error("SELECT 1"), "the statement is not a CREATE TABLE");
+        let e = error("CREATE TABLE t (a INT");
+        assert!(e.contains("sql parser error"), "{e}");
+        let e = error("CREATE TABLE t (a INT, b FROB(3)) ENGINE=InnoDB");
+        assert!(e.contains("column b: type FROB(3) is not supported"), "{e}");
+        assert_eq!(
+            error("CREATE TABLE t (a INT, PRIMARY KEY (nope))"),
+            "key column nope is not a column"
+        );
+        assert_eq!(
+            error("CREATE TABLE t (a INT PRIMARY KEY, KEY k (a, nope))"),
+            "key column nope is not a column"
+        );
+        assert_eq!(
+            schema_from_ddl("CREATE TABLE t (a INT)", &[(u64::MAX, 1)])
+                .err()
+                .as_deref(),
+            Some("the file has no index root")
+        );
+    }
+}
