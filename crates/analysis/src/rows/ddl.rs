@@ -11,7 +11,10 @@ use innodb_format::value::column_value::{
     ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_GEOMETRY,
     DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
 };
-use sqlparser::ast::{ColumnOption, DataType, Statement, TableConstraint};
+use sqlparser::ast::{
+    BinaryLength, CharacterLength, ColumnOption, DataType, EnumMember, ExactNumberInfo, Statement,
+    TableConstraint,
+};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
@@ -63,7 +66,30 @@ fn frac_bytes(fsp: Option<u64>) -> u32 {
     (fsp.unwrap_or(0) as u32).div_ceil(2)
 }
 
+/// What a column's SQL type says of its field: the InnoDB type, and the
+/// DECIMAL precision and scale or the ENUM or SET labels.
+struct FieldType {
+    column_type: ColumnType,
+    decimal: Option<(usize, usize)>,
+    labels: Option<Vec<String>>,
+    set: bool,
+}
+
+impl FieldType {
+    /// A type that needs nothing more to be decoded.
+    fn plain(mtype: u32, prtype: u32, len: u32) -> Self {
+        FieldType {
+            column_type: ColumnType { mtype, prtype, len },
+            decimal: None,
+            labels: None,
+            set: false,
+        }
+    }
+}
+
 /// One column as an index field; `None` for a type this does not know.
+/// `not_null`: declared NOT NULL or in the primary key; `charset`: the
+/// column's character set, else the table's `table_cs`.
 fn column_field(
     name: &str,
     dt: &DataType,
@@ -73,52 +99,58 @@ fn column_field(
 ) -> Option<IndexField> {
     let nn = if not_null { DATA_NOT_NULL } else { 0 };
     let coll = collation_of(charset.unwrap_or(table_cs));
-    let int = |len: u32, unsigned: bool, mysql: u32| ColumnType {
-        mtype: DATA_INT,
-        prtype: nn | if unsigned { DATA_UNSIGNED } else { 0 } | mysql,
-        len,
-    };
-    let mut decimal = None;
-    let mut labels = None;
-    let mut set = false;
-    let char_len = |n: Option<u64>| n.unwrap_or(1) as u32 * mbmaxlen(coll);
-    let len_of = |l: &Option<sqlparser::ast::CharacterLength>| match l {
-        Some(sqlparser::ast::CharacterLength::IntegerLength { length, .. }) => Some(*length),
-        _ => None,
-    };
-    let t = match dt {
-        DataType::TinyInt(_) => int(1, false, 1),
-        DataType::TinyIntUnsigned(_) => int(1, true, 1),
-        DataType::SmallInt(_) => int(2, false, 2),
-        DataType::SmallIntUnsigned(_) => int(2, true, 2),
-        DataType::MediumInt(_) => int(3, false, 9),
-        DataType::MediumIntUnsigned(_) => int(3, true, 9),
-        DataType::Int(_) | DataType::Integer(_) => int(4, false, 3),
-        DataType::IntUnsigned(_) | DataType::IntegerUnsigned(_) => int(4, true, 3),
-        DataType::BigInt(_) => int(8, false, 8),
-        DataType::BigIntUnsigned(_) => int(8, true, 8),
-        DataType::Float(_) => ColumnType {
-            mtype: DATA_FLOAT,
-            prtype: nn | 4,
-            len: 4,
-        },
-        DataType::FloatUnsigned(_) => ColumnType {
-            mtype: DATA_FLOAT,
-            prtype: nn | DATA_UNSIGNED | 4,
-            len: 4,
-        },
-        DataType::Double(_) | DataType::DoublePrecision | DataType::Real => ColumnType {
-            mtype: DATA_DOUBLE,
-            prtype: nn | 5,
-            len: 8,
-        },
+    let t = integer_type(dt, nn)
+        .or_else(|| float_or_decimal_type(dt, nn))
+        .or_else(|| temporal_type(dt, nn))
+        .or_else(|| string_type(dt, nn, coll))
+        .or_else(|| enum_or_set_type(dt, nn))
+        .or_else(|| spatial_type(dt, nn))?;
+    Some(IndexField {
+        name: name.into(),
+        column_type: t.column_type,
+        decimal: t.decimal,
+        labels: t.labels,
+        set: t.set,
+        instant: Default::default(),
+    })
+}
+
+/// An integer (`DATA_INT`, big-endian with the sign bit flipped) of `len`
+/// bytes and MySQL type `mysql`; `nn`: the NOT NULL flag.
+fn int(nn: u32, len: u32, unsigned: bool, mysql: u32) -> FieldType {
+    let unsigned = if unsigned { DATA_UNSIGNED } else { 0 };
+    FieldType::plain(DATA_INT, nn | unsigned | mysql, len)
+}
+
+/// TINYINT to BIGINT, signed or not (the display width changes nothing).
+fn integer_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    Some(match dt {
+        DataType::TinyInt(_) => int(nn, 1, false, 1),
+        DataType::TinyIntUnsigned(_) => int(nn, 1, true, 1),
+        DataType::SmallInt(_) => int(nn, 2, false, 2),
+        DataType::SmallIntUnsigned(_) => int(nn, 2, true, 2),
+        DataType::MediumInt(_) => int(nn, 3, false, 9),
+        DataType::MediumIntUnsigned(_) => int(nn, 3, true, 9),
+        DataType::Int(_) | DataType::Integer(_) => int(nn, 4, false, 3),
+        DataType::IntUnsigned(_) | DataType::IntegerUnsigned(_) => int(nn, 4, true, 3),
+        DataType::BigInt(_) => int(nn, 8, false, 8),
+        DataType::BigIntUnsigned(_) => int(nn, 8, true, 8),
+        _ => return None,
+    })
+}
+
+/// FLOAT, DOUBLE (REAL) and DECIMAL (`decimal2bin`'s size for its
+/// precision and scale, 10 and 0 unless given).
+fn float_or_decimal_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    Some(match dt {
+        DataType::Float(_) => FieldType::plain(DATA_FLOAT, nn | 4, 4),
+        DataType::FloatUnsigned(_) => FieldType::plain(DATA_FLOAT, nn | DATA_UNSIGNED | 4, 4),
+        DataType::Double(_) | DataType::DoublePrecision | DataType::Real => {
+            FieldType::plain(DATA_DOUBLE, nn | 5, 8)
+        }
         DataType::DoubleUnsigned(_)
         | DataType::DoublePrecisionUnsigned
-        | DataType::RealUnsigned => ColumnType {
-            mtype: DATA_DOUBLE,
-            prtype: nn | DATA_UNSIGNED | 5,
-            len: 8,
-        },
+        | DataType::RealUnsigned => FieldType::plain(DATA_DOUBLE, nn | DATA_UNSIGNED | 5, 8),
         // UNSIGNED does not change how a DECIMAL is stored.
         DataType::Decimal(info)
         | DataType::Numeric(info)
@@ -126,110 +158,93 @@ fn column_field(
         | DataType::DecimalUnsigned(info)
         | DataType::DecUnsigned(info) => {
             let (p, s) = match info {
-                sqlparser::ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, *s as u32),
-                sqlparser::ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
-                sqlparser::ast::ExactNumberInfo::None => (10, 0),
+                ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, *s as u32),
+                ExactNumberInfo::Precision(p) => (*p as u32, 0),
+                ExactNumberInfo::None => (10, 0),
             };
-            decimal = Some((p as usize, s as usize));
-            ColumnType {
-                mtype: DATA_FIXBINARY,
-                prtype: nn | 246,
-                len: decimal_bytes(p, s),
+            FieldType {
+                decimal: Some((p as usize, s as usize)),
+                ..FieldType::plain(DATA_FIXBINARY, nn | 246, decimal_bytes(p, s))
             }
         }
-        DataType::Date => int(3, false, 14),
-        DataType::Time(fsp, _) => ColumnType {
-            mtype: DATA_FIXBINARY,
-            prtype: nn | 11,
-            len: 3 + frac_bytes(*fsp),
-        },
-        DataType::Datetime(fsp) => ColumnType {
-            mtype: DATA_FIXBINARY,
-            prtype: nn | 12,
-            len: 5 + frac_bytes(*fsp),
-        },
-        DataType::Timestamp(fsp, _) => ColumnType {
-            mtype: DATA_FIXBINARY,
-            prtype: nn | 7,
-            len: 4 + frac_bytes(*fsp),
-        },
-        DataType::Custom(n, _) if n.to_string().eq_ignore_ascii_case("year") => int(1, true, 13),
-        // Spatial types: the SRID and the WKB, a binary BLOB-like column.
-        DataType::Custom(n, _)
-            if [
-                "geometry",
-                "point",
-                "linestring",
-                "polygon",
-                "multipoint",
-                "multilinestring",
-                "multipolygon",
-                "geometrycollection",
-                "geomcollection",
-            ]
-            .contains(&n.to_string().to_ascii_lowercase().as_str()) =>
-        {
-            ColumnType {
-                mtype: DATA_GEOMETRY,
-                prtype: nn | 255 | (63 << 16),
-                len: 256,
-            }
+        _ => return None,
+    })
+}
+
+/// DATE and YEAR (integers), TIME, DATETIME and TIMESTAMP in the format of
+/// MySQL 5.6.4+: the integer part, then (fsp + 1) / 2 bytes of fraction.
+fn temporal_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    Some(match dt {
+        DataType::Date => int(nn, 3, false, 14),
+        DataType::Time(fsp, _) => FieldType::plain(DATA_FIXBINARY, nn | 11, 3 + frac_bytes(*fsp)),
+        DataType::Datetime(fsp) => FieldType::plain(DATA_FIXBINARY, nn | 12, 5 + frac_bytes(*fsp)),
+        DataType::Timestamp(fsp, _) => {
+            FieldType::plain(DATA_FIXBINARY, nn | 7, 4 + frac_bytes(*fsp))
         }
-        DataType::Char(l) | DataType::Character(l) => ColumnType {
-            mtype: DATA_MYSQL,
-            prtype: nn | 254 | (coll << 16),
-            len: char_len(len_of(l)),
-        },
+        DataType::Custom(n, _) if n.to_string().eq_ignore_ascii_case("year") => {
+            int(nn, 1, true, 13)
+        }
+        _ => return None,
+    })
+}
+
+/// CHAR and VARCHAR in the collation `coll` (lengths in bytes: characters
+/// times the most bytes of one), BINARY and VARBINARY, TEXT in `coll`, and
+/// BLOB and JSON as binary BLOBs; BIT(M), (M + 7) / 8 bytes.
+fn string_type(dt: &DataType, nn: u32, coll: u32) -> Option<FieldType> {
+    let char_len = |n: Option<u64>| n.unwrap_or(1) as u32 * mbmaxlen(coll);
+    let len_of = |l: &Option<CharacterLength>| match l {
+        Some(CharacterLength::IntegerLength { length, .. }) => Some(*length),
+        _ => None,
+    };
+    Some(match dt {
+        DataType::Char(l) | DataType::Character(l) => {
+            FieldType::plain(DATA_MYSQL, nn | 254 | (coll << 16), char_len(len_of(l)))
+        }
         DataType::Varchar(l) | DataType::CharVarying(l) | DataType::CharacterVarying(l) => {
-            ColumnType {
-                mtype: DATA_VARMYSQL,
-                prtype: nn | 15 | (coll << 16),
-                len: char_len(len_of(l)),
-            }
+            FieldType::plain(DATA_VARMYSQL, nn | 15 | (coll << 16), char_len(len_of(l)))
         }
-        DataType::Binary(n) => ColumnType {
-            mtype: DATA_FIXBINARY,
-            prtype: nn | 254 | (63 << 16),
-            len: n.unwrap_or(1) as u32,
-        },
+        DataType::Binary(n) => {
+            FieldType::plain(DATA_FIXBINARY, nn | 254 | (63 << 16), n.unwrap_or(1) as u32)
+        }
         DataType::Varbinary(n) => {
             let len = match n {
-                Some(sqlparser::ast::BinaryLength::IntegerLength { length }) => *length as u32,
+                Some(BinaryLength::IntegerLength { length }) => *length as u32,
                 _ => 65535,
             };
-            ColumnType {
-                mtype: DATA_BINARY,
-                prtype: nn | 15 | (63 << 16),
-                len,
-            }
+            FieldType::plain(DATA_BINARY, nn | 15 | (63 << 16), len)
         }
         DataType::Text | DataType::TinyText | DataType::MediumText | DataType::LongText => {
-            ColumnType {
-                mtype: DATA_BLOB,
-                prtype: nn | 252 | (coll << 16),
-                len: 65535,
-            }
+            FieldType::plain(DATA_BLOB, nn | 252 | (coll << 16), 65535)
         }
         DataType::Blob(_)
         | DataType::TinyBlob
         | DataType::MediumBlob
         | DataType::LongBlob
-        | DataType::JSON => ColumnType {
-            mtype: DATA_BLOB,
-            prtype: nn | 252 | 1024 | (63 << 16),
-            len: 65535,
-        },
+        | DataType::JSON => FieldType::plain(DATA_BLOB, nn | 252 | 1024 | (63 << 16), 65535),
+        DataType::Bit(n) => {
+            FieldType::plain(DATA_FIXBINARY, nn | 16, (n.unwrap_or(1) as u32).div_ceil(8))
+        }
+        _ => return None,
+    })
+}
+
+/// ENUM (the label's number, 1 or 2 bytes) and SET (a bit per member, 1
+/// to 4 or 8 bytes), with their labels.
+fn enum_or_set_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    match dt {
         DataType::Enum(members, _) => {
             let names: Vec<String> = members
                 .iter()
                 .map(|m| match m {
-                    sqlparser::ast::EnumMember::Name(s)
-                    | sqlparser::ast::EnumMember::NamedValue(s, _) => s.clone(),
+                    EnumMember::Name(s) | EnumMember::NamedValue(s, _) => s.clone(),
                 })
                 .collect();
             let len = if names.len() > 255 { 2 } else { 1 };
-            labels = Some(names);
-            int(len, true, 247)
+            Some(FieldType {
+                labels: Some(names),
+                ..int(nn, len, true, 247)
+            })
         }
         DataType::Set(members) => {
             let len = match members.len().div_ceil(8) {
@@ -239,25 +254,37 @@ fn column_field(
                 4 => 4,
                 _ => 8,
             };
-            labels = Some(members.clone());
-            set = true;
-            int(len, true, 248)
+            Some(FieldType {
+                labels: Some(members.clone()),
+                set: true,
+                ..int(nn, len, true, 248)
+            })
         }
-        DataType::Bit(n) => ColumnType {
-            mtype: DATA_FIXBINARY,
-            prtype: nn | 16,
-            len: (n.unwrap_or(1) as u32).div_ceil(8),
-        },
-        _ => return None,
-    };
-    Some(IndexField {
-        name: name.into(),
-        column_type: t,
-        decimal,
-        labels,
-        set,
-        instant: Default::default(),
-    })
+        _ => None,
+    }
+}
+
+/// Spatial types: the SRID and the WKB, a binary BLOB-like column.
+fn spatial_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    const SPATIAL: [&str; 9] = [
+        "geometry",
+        "point",
+        "linestring",
+        "polygon",
+        "multipoint",
+        "multilinestring",
+        "multipolygon",
+        "geometrycollection",
+        "geomcollection",
+    ];
+    match dt {
+        DataType::Custom(n, _)
+            if SPATIAL.contains(&n.to_string().to_ascii_lowercase().as_str()) =>
+        {
+            Some(FieldType::plain(DATA_GEOMETRY, nn | 255 | (63 << 16), 256))
+        }
+        _ => None,
+    }
 }
 
 /// The schema a `CREATE TABLE` statement gives, with the index ids and
