@@ -12,8 +12,8 @@ use innodb_format::value::column_value::{
     DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
 };
 use sqlparser::ast::{
-    BinaryLength, CharacterLength, ColumnOption, DataType, EnumMember, ExactNumberInfo, Statement,
-    TableConstraint,
+    BinaryLength, CharacterLength, ColumnOption, CreateTable, DataType, EnumMember,
+    ExactNumberInfo, IndexColumn, Statement, TableConstraint,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -291,144 +291,19 @@ fn spatial_type(dt: &DataType, nn: u32) -> Option<FieldType> {
 /// roots of the file (`roots`: (index id, root page), sorted by id; the SDI
 /// index left out).
 pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String> {
-    let parsed = Parser::parse_sql(&MySqlDialect {}, sql).or_else(|first| {
-        // Table options the parser does not know (PAGE_COMPRESSED=1…): parse
-        // the statement up to the end of its column list.
-        let end = sql.rfind(')').ok_or_else(|| first.to_string())?;
-        Parser::parse_sql(&MySqlDialect {}, &sql[..=end])
-            .map_err(|e| format!("{first}; without the table options: {e}"))
-    })?;
-    let Some(Statement::CreateTable(ct)) = parsed.into_iter().next() else {
-        return Err("the statement is not a CREATE TABLE".into());
-    };
+    let ct = parse_create_table(sql)?;
     let table_cs = table_charset(sql).unwrap_or_else(|| "utf8mb4".into());
-    let mut primary: Vec<String> = Vec::new();
-    let mut secondary: Vec<(String, Vec<String>)> = Vec::new();
-    let mut fulltext = false;
-    let names = |cols: &[sqlparser::ast::IndexColumn]| -> Vec<String> {
-        cols.iter()
-            .map(|c| c.column.expr.to_string().trim_matches('`').to_string())
-            .collect()
-    };
-    for k in &ct.constraints {
-        match k {
-            TableConstraint::PrimaryKey { columns, .. } => primary = names(columns),
-            // A FULLTEXT index is no B-tree of the file; InnoDB adds a
-            // hidden FTS_DOC_ID column for it (below).
-            TableConstraint::FulltextOrSpatial { fulltext: true, .. } => fulltext = true,
-            TableConstraint::FulltextOrSpatial {
-                fulltext: false,
-                opt_index_name,
-                columns,
-                ..
-            } => {
-                let cols = names(columns);
-                secondary.push((
-                    opt_index_name.as_ref().map_or_else(
-                        || cols.first().cloned().unwrap_or_default(),
-                        |n| n.value.clone(),
-                    ),
-                    cols,
-                ));
-            }
-            TableConstraint::Unique { name, columns, .. }
-            | TableConstraint::Index { name, columns, .. } => {
-                let cols = names(columns);
-                secondary.push((
-                    name.as_ref().map_or_else(
-                        || cols.first().cloned().unwrap_or_default(),
-                        |n| n.value.clone(),
-                    ),
-                    cols,
-                ));
-            }
-            _ => {}
-        }
+    let mut keys = TableKeys::of(&ct);
+    let mut columns = table_columns(&ct, &mut keys.primary, &table_cs)?;
+    if keys.fulltext {
+        add_fts_doc_id(&mut columns);
     }
-    let mut columns = Vec::new();
-    for c in &ct.columns {
-        let name = c.name.value.clone();
-        let mut not_null = false;
-        let mut charset = None;
-        for o in &c.options {
-            match &o.option {
-                ColumnOption::NotNull => not_null = true,
-                ColumnOption::Unique {
-                    is_primary: true, ..
-                } => {
-                    not_null = true;
-                    primary = vec![name.clone()];
-                }
-                ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
-                _ => {}
-            }
-        }
-        if primary.contains(&name) {
-            not_null = true;
-        }
-        let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), &table_cs)
-            .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
-        columns.push(field);
-    }
-    if fulltext
-        && !columns
-            .iter()
-            .any(|c| c.name.eq_ignore_ascii_case("FTS_DOC_ID"))
-    {
-        // The hidden column InnoDB adds to a table with a FULLTEXT index:
-        // BIGINT UNSIGNED NOT NULL, after the declared columns.
-        columns.push(IndexField {
-            name: "FTS_DOC_ID".into(),
-            column_type: ColumnType {
-                mtype: DATA_INT,
-                prtype: DATA_NOT_NULL | DATA_UNSIGNED | 8,
-                len: 8,
-            },
-            decimal: None,
-            labels: None,
-            set: false,
-            instant: Default::default(),
-        });
-    }
+    let primary = keys.primary;
     // Key columns are NOT NULL once the primary key is known.
     for f in columns.iter_mut().filter(|f| primary.contains(&f.name)) {
         f.column_type.prtype |= DATA_NOT_NULL;
     }
-    let col = |n: &str| {
-        columns
-            .iter()
-            .find(|c| c.name == n)
-            .cloned()
-            .ok_or_else(|| format!("key column {n} is not a column"))
-    };
-    let sys = |n: &str, len: u32| IndexField {
-        name: n.into(),
-        column_type: ColumnType {
-            mtype: DATA_SYS,
-            prtype: DATA_NOT_NULL,
-            len,
-        },
-        decimal: None,
-        labels: None,
-        instant: Default::default(),
-        set: false,
-    };
-    let mut clustered = Vec::new();
-    if primary.is_empty() {
-        clustered.push(sys("DB_ROW_ID", 6));
-    } else {
-        for p in &primary {
-            clustered.push(col(p)?);
-        }
-    }
-    clustered.push(sys("DB_TRX_ID", 6));
-    clustered.push(sys("DB_ROLL_PTR", 7));
-    clustered.extend(
-        columns
-            .iter()
-            .filter(|c| !primary.contains(&c.name))
-            .cloned(),
-    );
+    let clustered = clustered_fields(&columns, &primary)?;
     let mut roots = roots.iter().filter(|(id, _)| *id != u64::MAX);
     let &(id, root) = roots.next().ok_or("the file has no index root")?;
     let mut indexes = vec![SchemaIndex {
@@ -442,27 +317,16 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         clustered: true,
         fields: clustered,
     }];
-    for (name, cols) in secondary {
+    for (name, cols) in keys.secondary {
         let Some(&(id, root)) = roots.next() else {
             break;
         };
-        let mut fields = Vec::new();
-        for c in &cols {
-            fields.push(col(c)?);
-        }
-        if primary.is_empty() {
-            fields.push(sys("DB_ROW_ID", 6));
-        } else {
-            for p in primary.iter().filter(|p| !cols.contains(p)) {
-                fields.push(col(p)?);
-            }
-        }
         indexes.push(SchemaIndex {
             id,
             name,
             root_page: root,
             clustered: false,
-            fields,
+            fields: secondary_fields(&cols, &columns, &primary)?,
         });
     }
     let name = ct.name.to_string().trim_matches('`').to_string();
@@ -471,6 +335,200 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         indexes,
         columns,
     })
+}
+
+/// The statement parsed; table options the parser does not know
+/// (`PAGE_COMPRESSED=1`…) are left out when they stop it.
+fn parse_create_table(sql: &str) -> Result<CreateTable, String> {
+    let parsed = Parser::parse_sql(&MySqlDialect {}, sql).or_else(|first| {
+        // Parse the statement up to the end of its column list.
+        let end = sql.rfind(')').ok_or_else(|| first.to_string())?;
+        Parser::parse_sql(&MySqlDialect {}, &sql[..=end])
+            .map_err(|e| format!("{first}; without the table options: {e}"))
+    })?;
+    match parsed.into_iter().next() {
+        Some(Statement::CreateTable(ct)) => Ok(ct),
+        _ => Err("the statement is not a CREATE TABLE".into()),
+    }
+}
+
+/// The keys a statement declares after its columns.
+struct TableKeys {
+    /// The primary key's columns (empty: none).
+    primary: Vec<String>,
+    /// Each secondary index (B-tree or R-tree): its name and columns.
+    secondary: Vec<(String, Vec<String>)>,
+    /// There is a FULLTEXT key (no B-tree of the file; InnoDB adds a hidden
+    /// FTS_DOC_ID column for it).
+    fulltext: bool,
+}
+
+impl TableKeys {
+    fn of(ct: &CreateTable) -> Self {
+        let mut keys = TableKeys {
+            primary: Vec::new(),
+            secondary: Vec::new(),
+            fulltext: false,
+        };
+        // An unnamed key is named after its first column.
+        let mut secondary = |name: Option<&str>, columns: &[IndexColumn]| {
+            let cols = key_columns(columns);
+            let name = name.map_or_else(|| cols.first().cloned().unwrap_or_default(), Into::into);
+            keys.secondary.push((name, cols));
+        };
+        let mut primary = None;
+        let mut fulltext = false;
+        for k in &ct.constraints {
+            match k {
+                TableConstraint::PrimaryKey { columns, .. } => primary = Some(key_columns(columns)),
+                TableConstraint::FulltextOrSpatial { fulltext: true, .. } => fulltext = true,
+                TableConstraint::FulltextOrSpatial {
+                    fulltext: false,
+                    opt_index_name,
+                    columns,
+                    ..
+                } => secondary(opt_index_name.as_ref().map(|n| n.value.as_str()), columns),
+                TableConstraint::Unique { name, columns, .. }
+                | TableConstraint::Index { name, columns, .. } => {
+                    secondary(name.as_ref().map(|n| n.value.as_str()), columns)
+                }
+                _ => {}
+            }
+        }
+        if let Some(p) = primary {
+            keys.primary = p;
+        }
+        keys.fulltext = fulltext;
+        keys
+    }
+}
+
+/// The column names of a key's parts.
+fn key_columns(cols: &[IndexColumn]) -> Vec<String> {
+    cols.iter()
+        .map(|c| c.column.expr.to_string().trim_matches('`').to_string())
+        .collect()
+}
+
+/// The table's columns as fields, in the statement's order; a column
+/// declared PRIMARY KEY becomes the `primary` key.
+fn table_columns(
+    ct: &CreateTable,
+    primary: &mut Vec<String>,
+    table_cs: &str,
+) -> Result<Vec<IndexField>, String> {
+    let mut columns = Vec::new();
+    for c in &ct.columns {
+        let name = c.name.value.clone();
+        let mut not_null = false;
+        let mut charset = None;
+        for o in &c.options {
+            match &o.option {
+                ColumnOption::NotNull => not_null = true,
+                ColumnOption::Unique {
+                    is_primary: true, ..
+                } => {
+                    not_null = true;
+                    *primary = vec![name.clone()];
+                }
+                ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
+                _ => {}
+            }
+        }
+        if primary.contains(&name) {
+            not_null = true;
+        }
+        let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), table_cs)
+            .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
+        columns.push(field);
+    }
+    Ok(columns)
+}
+
+/// Adds the hidden column InnoDB gives a table with a FULLTEXT index
+/// (BIGINT UNSIGNED NOT NULL, after the declared columns) unless the
+/// statement declares it.
+fn add_fts_doc_id(columns: &mut Vec<IndexField>) {
+    if columns
+        .iter()
+        .any(|c| c.name.eq_ignore_ascii_case("FTS_DOC_ID"))
+    {
+        return;
+    }
+    columns.push(IndexField::plain(
+        "FTS_DOC_ID",
+        ColumnType {
+            mtype: DATA_INT,
+            prtype: DATA_NOT_NULL | DATA_UNSIGNED | 8,
+            len: 8,
+        },
+    ));
+}
+
+/// A hidden system column: `DB_ROW_ID`, `DB_TRX_ID` or `DB_ROLL_PTR`.
+fn sys_field(name: &str, len: u32) -> IndexField {
+    IndexField::plain(
+        name,
+        ColumnType {
+            mtype: DATA_SYS,
+            prtype: DATA_NOT_NULL,
+            len,
+        },
+    )
+}
+
+/// The column `name` as a key field.
+fn key_field(columns: &[IndexField], name: &str) -> Result<IndexField, String> {
+    columns
+        .iter()
+        .find(|c| c.name == name)
+        .cloned()
+        .ok_or_else(|| format!("key column {name} is not a column"))
+}
+
+/// The clustered index's fields (`dict_index_build_internal_clust`): the
+/// primary key (or `DB_ROW_ID`), `DB_TRX_ID`, `DB_ROLL_PTR`, then the
+/// other columns in order.
+fn clustered_fields(columns: &[IndexField], primary: &[String]) -> Result<Vec<IndexField>, String> {
+    let mut fields = Vec::new();
+    if primary.is_empty() {
+        fields.push(sys_field("DB_ROW_ID", 6));
+    } else {
+        for p in primary {
+            fields.push(key_field(columns, p)?);
+        }
+    }
+    fields.push(sys_field("DB_TRX_ID", 6));
+    fields.push(sys_field("DB_ROLL_PTR", 7));
+    fields.extend(
+        columns
+            .iter()
+            .filter(|c| !primary.contains(&c.name))
+            .cloned(),
+    );
+    Ok(fields)
+}
+
+/// A secondary index's fields (`dict_index_build_internal_non_clust`): its
+/// key columns `cols`, then the primary key's columns it does not have
+/// (or `DB_ROW_ID`).
+fn secondary_fields(
+    cols: &[String],
+    columns: &[IndexField],
+    primary: &[String],
+) -> Result<Vec<IndexField>, String> {
+    let mut fields = Vec::new();
+    for c in cols {
+        fields.push(key_field(columns, c)?);
+    }
+    if primary.is_empty() {
+        fields.push(sys_field("DB_ROW_ID", 6));
+    } else {
+        for p in primary.iter().filter(|p| !cols.contains(p)) {
+            fields.push(key_field(columns, p)?);
+        }
+    }
+    Ok(fields)
 }
 
 /// The same schema with TIME, DATETIME and TIMESTAMP columns without
