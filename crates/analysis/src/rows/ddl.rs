@@ -388,8 +388,21 @@ impl TableKeys {
                     columns,
                     ..
                 } => secondary(opt_index_name.as_ref().map(|n| n.value.as_str()), columns),
-                TableConstraint::Unique { name, columns, .. }
-                | TableConstraint::Index { name, columns, .. } => {
+                // `[CONSTRAINT name] UNIQUE [KEY] [index_name] (…)`: the
+                // index takes the index name, else the constraint's.
+                TableConstraint::Unique {
+                    name,
+                    index_name,
+                    columns,
+                    ..
+                } => secondary(
+                    index_name
+                        .as_ref()
+                        .or(name.as_ref())
+                        .map(|n| n.value.as_str()),
+                    columns,
+                ),
+                TableConstraint::Index { name, columns, .. } => {
                     secondary(name.as_ref().map(|n| n.value.as_str()), columns)
                 }
                 _ => {}
@@ -863,6 +876,19 @@ mod tests {
             s.indexes[1].fields[1].column_type,
             ty(DATA_INT, NN | LONG, 4)
         );
+    }
+
+    #[test]
+    fn unique_keys_by_index_name_constraint_name_or_first_column() {
+        let s = schema_from_ddl(
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c INT, d INT, \
+             UNIQUE KEY u_a (a), CONSTRAINT c_b UNIQUE (b), \
+             CONSTRAINT c_c UNIQUE INDEX u_c (c), UNIQUE (d))",
+            &[(1, 3), (2, 4), (3, 5), (4, 6), (5, 7)],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let names: Vec<&str> = s.indexes.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["PRIMARY", "u_a", "c_b", "u_c", "d"]);
     }
 
     #[test]
