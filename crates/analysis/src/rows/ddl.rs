@@ -298,35 +298,34 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     if keys.fulltext {
         add_fts_doc_id(&mut columns);
     }
-    let primary = keys.primary;
     // Key columns are NOT NULL once the primary key is known.
-    for f in columns.iter_mut().filter(|f| primary.contains(&f.name)) {
+    for f in columns
+        .iter_mut()
+        .filter(|f| keys.primary.contains(&f.name))
+    {
         f.column_type.prtype |= DATA_NOT_NULL;
     }
+    let (clustered_name, primary, secondary) = clustered_key(keys, &columns);
     let clustered = clustered_fields(&columns, &primary)?;
     let mut roots = roots.iter().filter(|(id, _)| *id != u64::MAX);
     let &(id, root) = roots.next().ok_or("the file has no index root")?;
     let mut indexes = vec![SchemaIndex {
         id,
-        name: if primary.is_empty() {
-            "GEN_CLUST_INDEX".into()
-        } else {
-            "PRIMARY".into()
-        },
+        name: clustered_name,
         root_page: root,
         clustered: true,
         fields: clustered,
     }];
-    for (name, cols) in keys.secondary {
+    for key in secondary {
         let Some(&(id, root)) = roots.next() else {
             break;
         };
         indexes.push(SchemaIndex {
             id,
-            name,
+            name: key.name,
             root_page: root,
             clustered: false,
-            fields: secondary_fields(&cols, &columns, &primary)?,
+            fields: secondary_fields(&key.columns, &columns, &primary)?,
         });
     }
     let name = ct.name.to_string().trim_matches('`').to_string();
@@ -356,8 +355,8 @@ fn parse_create_table(sql: &str) -> Result<CreateTable, String> {
 struct TableKeys {
     /// The primary key's columns (empty: none).
     primary: Vec<String>,
-    /// Each secondary index (B-tree or R-tree): its name and columns.
-    secondary: Vec<(String, Vec<String>)>,
+    /// Each secondary index (B-tree or R-tree).
+    secondary: Vec<Key>,
     /// There is a FULLTEXT key (no B-tree of the file; InnoDB adds a hidden
     /// FTS_DOC_ID column for it).
     fulltext: bool,
@@ -371,10 +370,15 @@ impl TableKeys {
             fulltext: false,
         };
         // An unnamed key is named after its first column.
-        let mut secondary = |name: Option<&str>, columns: &[IndexColumn]| {
-            let cols = key_columns(columns);
-            let name = name.map_or_else(|| cols.first().cloned().unwrap_or_default(), Into::into);
-            keys.secondary.push((name, cols));
+        let mut secondary = |name: Option<&str>, columns: &[IndexColumn], unique: bool| {
+            let columns = key_columns(columns);
+            let name =
+                name.map_or_else(|| columns.first().cloned().unwrap_or_default(), Into::into);
+            keys.secondary.push(Key {
+                name,
+                columns,
+                unique,
+            });
         };
         let mut primary = None;
         let mut fulltext = false;
@@ -387,7 +391,11 @@ impl TableKeys {
                     opt_index_name,
                     columns,
                     ..
-                } => secondary(opt_index_name.as_ref().map(|n| n.value.as_str()), columns),
+                } => secondary(
+                    opt_index_name.as_ref().map(|n| n.value.as_str()),
+                    columns,
+                    false,
+                ),
                 // `[CONSTRAINT name] UNIQUE [KEY] [index_name] (…)`: the
                 // index takes the index name, else the constraint's.
                 TableConstraint::Unique {
@@ -401,9 +409,10 @@ impl TableKeys {
                         .or(name.as_ref())
                         .map(|n| n.value.as_str()),
                     columns,
+                    true,
                 ),
                 TableConstraint::Index { name, columns, .. } => {
-                    secondary(name.as_ref().map(|n| n.value.as_str()), columns)
+                    secondary(name.as_ref().map(|n| n.value.as_str()), columns, false)
                 }
                 _ => {}
             }
@@ -413,6 +422,45 @@ impl TableKeys {
         }
         keys.fulltext = fulltext;
         keys
+    }
+}
+
+/// A secondary key as the statement declares it.
+struct Key {
+    name: String,
+    columns: Vec<String>,
+    /// UNIQUE.
+    unique: bool,
+}
+
+impl Key {
+    /// True for a UNIQUE key whose columns are all NOT NULL: one the
+    /// server can take for the primary key.
+    fn unique_not_null(&self, columns: &[IndexField]) -> bool {
+        self.unique
+            && self.columns.iter().all(|k| {
+                columns
+                    .iter()
+                    .any(|c| c.name == *k && !c.column_type.nullable())
+            })
+    }
+}
+
+/// The clustered index's name and key columns, and the secondary keys
+/// left: the primary key; without one, the first UNIQUE key whose columns
+/// are all NOT NULL, as the server takes it (`TABLE_SHARE::primary_key`);
+/// else `GEN_CLUST_INDEX` on the hidden `DB_ROW_ID`.
+fn clustered_key(keys: TableKeys, columns: &[IndexField]) -> (String, Vec<String>, Vec<Key>) {
+    let mut secondary = keys.secondary;
+    if !keys.primary.is_empty() {
+        return ("PRIMARY".into(), keys.primary, secondary);
+    }
+    match secondary.iter().position(|k| k.unique_not_null(columns)) {
+        Some(i) => {
+            let key = secondary.remove(i);
+            (key.name, key.columns, secondary)
+        }
+        None => ("GEN_CLUST_INDEX".into(), Vec::new(), secondary),
     }
 }
 
@@ -937,6 +985,45 @@ mod tests {
         );
         assert_eq!(s.indexes[0].fields[0].column_type, sys(6));
         assert_eq!(s.indexes[1].fields[1].column_type, sys(6));
+    }
+
+    #[test]
+    fn without_a_primary_key_the_first_unique_not_null_key_is_clustered() {
+        let s = parse(
+            "CREATE TABLE t (a INT, b INT NOT NULL, c VARCHAR(10) NOT NULL, \
+             UNIQUE KEY u_a (a), UNIQUE KEY u_bc (b, c), KEY k_c (c), UNIQUE KEY u_c (c))",
+        );
+        // u_a has a nullable column: InnoDB clusters on u_bc, by its name.
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "u_bc",
+                    40,
+                    3,
+                    true,
+                    vec!["b", "c", "DB_TRX_ID", "DB_ROLL_PTR", "a"]
+                ),
+                ("u_a", 41, 4, false, vec!["a", "b", "c"]),
+                ("k_c", 42, 5, false, vec!["c", "b"]),
+                ("u_c", 43, 6, false, vec!["c", "b"]),
+            ]
+        );
+        // Only nullable unique keys: the generated clustered index.
+        let s = parse("CREATE TABLE t (a INT, UNIQUE KEY u_a (a))");
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "GEN_CLUST_INDEX",
+                    40,
+                    3,
+                    true,
+                    vec!["DB_ROW_ID", "DB_TRX_ID", "DB_ROLL_PTR", "a"]
+                ),
+                ("u_a", 41, 4, false, vec!["a", "DB_ROW_ID"]),
+            ]
+        );
     }
 
     #[test]
