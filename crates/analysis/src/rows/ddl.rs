@@ -4,7 +4,8 @@
 //!
 //! The statement gives columns and keys; the file gives the index ids and
 //! roots: the clustered index is the one created first (the lowest index
-//! id), the secondary indexes follow in the statement's order.
+//! id), the secondary indexes follow in the order the server creates them
+//! (UNIQUE keys first, otherwise the statement's order).
 
 use crate::rows::records::{IndexField, Schema, SchemaIndex};
 use innodb_format::value::column_value::{
@@ -305,6 +306,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     {
         f.column_type.prtype |= DATA_NOT_NULL;
     }
+    in_server_order(&mut keys.secondary, &columns);
     let (clustered_name, primary, secondary) = clustered_key(keys, &columns);
     let clustered = clustered_fields(&columns, &primary)?;
     let mut roots = roots.iter().filter(|(id, _)| *id != u64::MAX);
@@ -444,6 +446,22 @@ impl Key {
                     .any(|c| c.name == *k && !c.column_type.nullable())
             })
     }
+}
+
+/// Sorts the secondary keys as the server does before it creates the
+/// indexes (`sort_keys` in `sql_table.cc`), which gives them their ids:
+/// UNIQUE keys whose columns are all NOT NULL, other UNIQUE keys, then
+/// the rest, each group in the statement's order.
+fn in_server_order(keys: &mut [Key], columns: &[IndexField]) {
+    keys.sort_by_key(|k| {
+        if k.unique_not_null(columns) {
+            0
+        } else if k.unique {
+            1
+        } else {
+            2
+        }
+    });
 }
 
 /// The clustered index's name and key columns, and the secondary keys
@@ -940,6 +958,30 @@ mod tests {
     }
 
     #[test]
+    fn unique_keys_come_first_as_the_server_sorts_them() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT NOT NULL, c INT, \
+             KEY k_a (a), UNIQUE KEY u_c (c), UNIQUE KEY u_b (b))",
+        );
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b", "c"]
+                ),
+                // NOT NULL unique keys, then the others, then the rest.
+                ("u_b", 41, 4, false, vec!["b", "id"]),
+                ("u_c", 42, 5, false, vec!["c", "id"]),
+                ("k_a", 43, 6, false, vec!["a", "id"]),
+            ]
+        );
+    }
+
+    #[test]
     fn composite_primary_key_in_secondary_indexes() {
         let s = parse("CREATE TABLE t (a INT, b INT, c INT, PRIMARY KEY (a, b), KEY k_cb (c, b))");
         assert_eq!(indexes(&s)[1], ("k_cb", 41, 4, false, vec!["c", "b", "a"]));
@@ -1004,9 +1046,9 @@ mod tests {
                     true,
                     vec!["b", "c", "DB_TRX_ID", "DB_ROLL_PTR", "a"]
                 ),
-                ("u_a", 41, 4, false, vec!["a", "b", "c"]),
-                ("k_c", 42, 5, false, vec!["c", "b"]),
-                ("u_c", 43, 6, false, vec!["c", "b"]),
+                ("u_c", 41, 4, false, vec!["c", "b"]),
+                ("u_a", 42, 5, false, vec!["a", "b", "c"]),
+                ("k_c", 43, 6, false, vec!["c", "b"]),
             ]
         );
         // Only nullable unique keys: the generated clustered index.
