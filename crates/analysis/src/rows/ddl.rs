@@ -295,7 +295,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     let ct = parse_create_table(sql)?;
     let table_cs = table_charset(sql).unwrap_or_else(|| "utf8mb4".into());
     let mut keys = TableKeys::of(&ct);
-    let mut columns = table_columns(&ct, &mut keys.primary, &table_cs)?;
+    let mut columns = table_columns(&ct, &mut keys, &table_cs)?;
     if keys.fulltext {
         add_fts_doc_id(&mut columns);
     }
@@ -490,12 +490,16 @@ fn key_columns(cols: &[IndexColumn]) -> Vec<String> {
 }
 
 /// The table's columns as fields, in the statement's order; a column
-/// declared PRIMARY KEY becomes the `primary` key.
+/// declared PRIMARY KEY becomes the primary key of `keys`, one declared
+/// UNIQUE a UNIQUE key named after it (before the keys that follow the
+/// columns).
 fn table_columns(
     ct: &CreateTable,
-    primary: &mut Vec<String>,
+    keys: &mut TableKeys,
     table_cs: &str,
 ) -> Result<Vec<IndexField>, String> {
+    let primary = &mut keys.primary;
+    let mut unique = Vec::new();
     let mut columns = Vec::new();
     for c in &ct.columns {
         let name = c.name.value.clone();
@@ -510,6 +514,13 @@ fn table_columns(
                     not_null = true;
                     *primary = vec![name.clone()];
                 }
+                ColumnOption::Unique {
+                    is_primary: false, ..
+                } => unique.push(Key {
+                    name: name.clone(),
+                    columns: vec![name.clone()],
+                    unique: true,
+                }),
                 ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
                 _ => {}
             }
@@ -521,6 +532,7 @@ fn table_columns(
             .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
         columns.push(field);
     }
+    keys.secondary.splice(0..0, unique);
     Ok(columns)
 }
 
@@ -978,6 +990,41 @@ mod tests {
                 ("u_c", 42, 5, false, vec!["c", "id"]),
                 ("k_a", 43, 6, false, vec!["a", "id"]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_column_declared_unique_is_a_unique_key() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, e VARCHAR(20) UNIQUE, \
+             c INT NOT NULL UNIQUE, KEY k_a (a))",
+        );
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "e", "c"]
+                ),
+                ("c", 41, 4, false, vec!["c", "id"]),
+                ("e", 42, 5, false, vec!["e", "id"]),
+                ("k_a", 43, 6, false, vec!["a", "id"]),
+            ]
+        );
+        // Without a primary key, a NOT NULL one is the clustered index.
+        let s = parse("CREATE TABLE t (a INT, id INT NOT NULL UNIQUE)");
+        assert_eq!(
+            indexes(&s),
+            [(
+                "id",
+                40,
+                3,
+                true,
+                vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a"]
+            )]
         );
     }
 
