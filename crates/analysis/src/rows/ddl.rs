@@ -38,20 +38,59 @@ fn mbmaxlen(collation: u32) -> u32 {
     }
 }
 
-/// The table's default character set: `DEFAULT CHARSET=x` or `CHARACTER SET x` after the columns.
+/// The table's default character set, from the table options after the
+/// columns: `[DEFAULT] CHARSET [=] x` or `[DEFAULT] CHARACTER SET [=] x`,
+/// else the character set of `[DEFAULT] COLLATE [=] x`.
 fn table_charset(sql: &str) -> Option<String> {
-    let tail = &sql[sql.rfind(')')?..];
-    let upper = tail.to_ascii_uppercase();
-    let at = upper
-        .find("CHARSET=")
-        .map(|i| i + 8)
-        .or_else(|| upper.find("CHARACTER SET").map(|i| i + 13))?;
-    let rest = tail[at..].trim_start_matches([' ', '=']);
-    Some(
-        rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .next()?
-            .to_string(),
-    )
+    let options = unquoted(sql.get(sql.rfind(')')?..)?);
+    option_value(&options, "CHARSET")
+        .or_else(|| option_value(&options, "CHARACTER SET"))
+        .or_else(|| option_value(&options, "COLLATE").map(|c| charset_of_collation(&c)))
+}
+
+/// `s` with the text of its quoted strings left out (a COMMENT may say
+/// anything).
+fn unquoted(s: &str) -> String {
+    let mut quote = None;
+    s.chars()
+        .filter(|&c| match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                }
+                false
+            }
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                false
+            }
+            None => true,
+        })
+        .collect()
+}
+
+/// The word after the table option `name` (a whole word, any case),
+/// past an optional `=`.
+fn option_value(options: &str, name: &str) -> Option<String> {
+    let upper = options.to_ascii_uppercase();
+    let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let at = upper.match_indices(name).find_map(|(i, _)| {
+        let end = i + name.len();
+        let before = upper.get(..i)?.chars().next_back();
+        let after = upper.get(end..)?.chars().next();
+        (!before.is_some_and(word_char) && !after.is_some_and(word_char)).then_some(end)
+    })?;
+    let rest = options
+        .get(at..)?
+        .trim_start_matches(|c: char| c.is_whitespace() || c == '=');
+    let value = rest.split(|c: char| !word_char(c)).next()?;
+    (!value.is_empty()).then(|| value.to_string())
+}
+
+/// The character set a collation belongs to: its name up to the first
+/// `_` (`latin1_swedish_ci`: latin1; `binary`: binary).
+fn charset_of_collation(collation: &str) -> String {
+    collation.split('_').next().unwrap_or(collation).to_string()
 }
 
 /// `decimal_bin_size`.
@@ -505,6 +544,7 @@ fn table_columns(
         let name = c.name.value.clone();
         let mut not_null = false;
         let mut charset = None;
+        let mut collation = None;
         for o in &c.options {
             match &o.option {
                 ColumnOption::NotNull => not_null = true,
@@ -522,12 +562,17 @@ fn table_columns(
                     unique: true,
                 }),
                 ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
+                ColumnOption::Collation(c) => {
+                    collation = Some(charset_of_collation(&c.to_string()))
+                }
                 _ => {}
             }
         }
         if primary.contains(&name) {
             not_null = true;
         }
+        // A collation alone gives its character set.
+        let charset = charset.or(collation);
         let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), table_cs)
             .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
         columns.push(field);
@@ -860,6 +905,31 @@ mod tests {
         assert_eq!(
             column(&s, "c").column_type,
             ty(DATA_MYSQL, STRING | UTF8MB3, 30)
+        );
+    }
+
+    #[test]
+    fn character_sets_from_charset_without_equals_and_from_collations() {
+        let latin1_char = ty(DATA_MYSQL, STRING | LATIN1, 10);
+        for options in [
+            "ENGINE=InnoDB DEFAULT CHARSET latin1",
+            "CHARSET = latin1 ROW_FORMAT=DYNAMIC",
+            "DEFAULT CHARACTER SET latin1",
+            "DEFAULT COLLATE=latin1_swedish_ci",
+            "COMMENT='a charset=utf8 of its own' DEFAULT CHARSET=latin1",
+        ] {
+            let s = parse(&format!("CREATE TABLE t (c CHAR(10)) {options}"));
+            assert_eq!(column(&s, "c").column_type, latin1_char, "{options}");
+        }
+        // A column's collation alone gives its character set.
+        let s = parse(
+            "CREATE TABLE t (c CHAR(10) COLLATE latin1_bin, u CHAR(10) COLLATE utf8mb4_bin) \
+             DEFAULT CHARSET=utf8",
+        );
+        assert_eq!(column(&s, "c").column_type, latin1_char);
+        assert_eq!(
+            column(&s, "u").column_type,
+            ty(DATA_MYSQL, STRING | UTF8MB4, 40)
         );
     }
 
