@@ -670,11 +670,13 @@ fn secondary_fields(
 /// The same schema with TIME, DATETIME and TIMESTAMP columns without
 /// fractional seconds in the storage format of MySQL before 5.6.4 (integers
 /// of 3, 8 and 4 bytes) instead of the newer one, which a `CREATE TABLE`
-/// statement cannot tell apart; `None` when the schema has no such column.
+/// statement cannot tell apart, in its indexes and its columns alike;
+/// `None` when the schema has no such column.
 pub fn with_old_temporal(schema: &Schema) -> Option<Schema> {
     let mut out = schema.clone();
     let mut changed = false;
-    for f in out.indexes.iter_mut().flat_map(|i| i.fields.iter_mut()) {
+    let index_fields = out.indexes.iter_mut().flat_map(|i| i.fields.iter_mut());
+    for f in index_fields.chain(out.columns.iter_mut()) {
         let t = &mut f.column_type;
         let old_len = match (t.mtype, t.mysql_type(), t.len) {
             (DATA_FIXBINARY, 11, 3) => 3,
@@ -1337,6 +1339,19 @@ mod tests {
         assert_eq!(
             old.indexes[1].fields[0].column_type,
             ty(DATA_INT, NN | DATETIME, 8)
+        );
+        // And the table's columns, which say the same.
+        assert_eq!(
+            types(&old),
+            [
+                ("id", ty(DATA_INT, NN | LONG, 4)),
+                ("t0", ty(DATA_INT, TIME, 3)),
+                ("t3", ty(DATA_FIXBINARY, TIME, 5)),
+                ("dt0", ty(DATA_INT, NN | DATETIME, 8)),
+                ("dt6", ty(DATA_FIXBINARY, DATETIME, 8)),
+                ("ts0", ty(DATA_INT, UNS | TIMESTAMP, 4)),
+                ("d", ty(DATA_INT, NEWDATE, 3)),
+            ]
         );
         // Nothing to change: no other reading.
         assert!(with_old_temporal(&parse("CREATE TABLE t (a INT, t TIME(2))")).is_none());
