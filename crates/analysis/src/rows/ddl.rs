@@ -14,7 +14,7 @@ use innodb_format::value::column_value::{
 };
 use sqlparser::ast::{
     BinaryLength, CharacterLength, ColumnOption, CreateTable, DataType, EnumMember,
-    ExactNumberInfo, IndexColumn, Statement, TableConstraint,
+    ExactNumberInfo, IndexColumn, ObjectName, Statement, TableConstraint,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -369,12 +369,25 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
             fields: secondary_fields(&key.columns, &columns, &primary)?,
         });
     }
-    let name = ct.name.to_string().trim_matches('`').to_string();
     Ok(Schema {
-        table: name,
+        table: table_name(&ct.name),
         indexes,
         columns,
     })
+}
+
+/// The table's name as the dictionary writes it: `db/table` when the
+/// statement names the database, else the table alone.
+fn table_name(name: &ObjectName) -> String {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| {
+            p.as_ident()
+                .map_or_else(|| p.to_string(), |i| i.value.clone())
+        })
+        .collect();
+    parts.join("/")
 }
 
 /// The statement parsed; table options the parser does not know
@@ -975,6 +988,15 @@ mod tests {
         assert_eq!(clustered[2].column_type, sys(7));
         // The columns stay in the statement's order.
         assert_eq!(names(&s.columns), ["a", "id", "b"]);
+    }
+
+    #[test]
+    fn table_names_with_or_without_their_database() {
+        let name = |sql: &str| parse(sql).table;
+        assert_eq!(name("CREATE TABLE t1 (a INT)"), "t1");
+        assert_eq!(name("CREATE TABLE `t 2` (a INT)"), "t 2");
+        assert_eq!(name("CREATE TABLE test.t3 (a INT)"), "test/t3");
+        assert_eq!(name("CREATE TABLE `test`.`t4` (a INT)"), "test/t4");
     }
 
     #[test]
