@@ -179,10 +179,18 @@ fn integer_type(dt: &DataType, nn: u32) -> Option<FieldType> {
     })
 }
 
-/// FLOAT, DOUBLE (REAL) and DECIMAL (`decimal2bin`'s size for its
-/// precision and scale, 10 and 0 unless given).
+/// FLOAT, DOUBLE (REAL, and FLOAT(p) of more than 24 bits) and DECIMAL
+/// (`decimal2bin`'s size for its precision and scale, 10 and 0 unless
+/// given).
 fn float_or_decimal_type(dt: &DataType, nn: u32) -> Option<FieldType> {
+    // FLOAT(p) is a DOUBLE from p = 25 bits of precision on.
+    let double_width =
+        |info: &ExactNumberInfo| matches!(info, ExactNumberInfo::Precision(p) if *p > 24);
     Some(match dt {
+        DataType::Float(info) if double_width(info) => FieldType::plain(DATA_DOUBLE, nn | 5, 8),
+        DataType::FloatUnsigned(info) if double_width(info) => {
+            FieldType::plain(DATA_DOUBLE, nn | DATA_UNSIGNED | 5, 8)
+        }
         DataType::Float(_) => FieldType::plain(DATA_FLOAT, nn | 4, 4),
         DataType::FloatUnsigned(_) => FieldType::plain(DATA_FLOAT, nn | DATA_UNSIGNED | 4, 4),
         DataType::Double(_) | DataType::DoublePrecision | DataType::Real => {
@@ -874,6 +882,25 @@ mod tests {
                 Some((10, 0)),
                 Some((65, 30)),
                 Some((9, 9)),
+            ]
+        );
+    }
+
+    #[test]
+    fn float_of_more_than_24_bits_is_a_double() {
+        let s = parse(
+            "CREATE TABLE t (f24 FLOAT(24), f25 FLOAT(25), f53 FLOAT(53) NOT NULL, \
+             fu FLOAT(30) UNSIGNED, fmd FLOAT(7,4))",
+        );
+        assert_eq!(
+            types(&s),
+            [
+                ("f24", ty(DATA_FLOAT, FLOAT, 4)),
+                ("f25", ty(DATA_DOUBLE, DOUBLE, 8)),
+                ("f53", ty(DATA_DOUBLE, NN | DOUBLE, 8)),
+                ("fu", ty(DATA_DOUBLE, UNS | DOUBLE, 8)),
+                // FLOAT(M,D) stays single precision.
+                ("fmd", ty(DATA_FLOAT, FLOAT, 4)),
             ]
         );
     }
