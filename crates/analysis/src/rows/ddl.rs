@@ -162,10 +162,11 @@ fn int(nn: u32, len: u32, unsigned: bool, mysql: u32) -> FieldType {
     FieldType::plain(DATA_INT, nn | unsigned | mysql, len)
 }
 
-/// TINYINT to BIGINT, signed or not (the display width changes nothing).
+/// TINYINT to BIGINT, signed or not (the display width changes
+/// nothing); BOOL and BOOLEAN are TINYINT(1).
 fn integer_type(dt: &DataType, nn: u32) -> Option<FieldType> {
     Some(match dt {
-        DataType::TinyInt(_) => int(nn, 1, false, 1),
+        DataType::TinyInt(_) | DataType::Bool | DataType::Boolean => int(nn, 1, false, 1),
         DataType::TinyIntUnsigned(_) => int(nn, 1, true, 1),
         DataType::SmallInt(_) => int(nn, 2, false, 2),
         DataType::SmallIntUnsigned(_) => int(nn, 2, true, 2),
@@ -832,6 +833,15 @@ mod tests {
                 ("h", ty(DATA_INT, UNS | LONG, 4)),
                 ("i", ty(DATA_INT, LONGLONG, 8)),
                 ("j", ty(DATA_INT, NN | UNS | LONGLONG, 8)),
+            ]
+        );
+        // BOOL and BOOLEAN are TINYINT(1).
+        let b = parse("CREATE TABLE t (b BOOL, c BOOLEAN NOT NULL)");
+        assert_eq!(
+            types(&b),
+            [
+                ("b", ty(DATA_INT, TINY, 1)),
+                ("c", ty(DATA_INT, NN | TINY, 1)),
             ]
         );
         // The display width is no length: every integer is fixed-size.
