@@ -14,7 +14,7 @@ use innodb_format::value::column_value::{
 };
 use sqlparser::ast::{
     BinaryLength, CharacterLength, ColumnOption, CreateTable, DataType, EnumMember,
-    ExactNumberInfo, IndexColumn, ObjectName, Statement, TableConstraint,
+    ExactNumberInfo, GeneratedExpressionMode, IndexColumn, ObjectName, Statement, TableConstraint,
 };
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -343,7 +343,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     let ct = parse_create_table(sql)?;
     let table_cs = table_charset(sql).unwrap_or_else(|| "utf8mb4".into());
     let mut keys = TableKeys::of(&ct);
-    let mut columns = table_columns(&ct, &mut keys, &table_cs)?;
+    let (mut columns, virtual_columns) = table_columns(&ct, &mut keys, &table_cs)?;
     if keys.fulltext {
         add_fts_doc_id(&mut columns);
     }
@@ -354,7 +354,9 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
     {
         f.column_type.prtype |= DATA_NOT_NULL;
     }
-    in_server_order(&mut keys.secondary, &columns);
+    // Secondary indexes may hold virtual columns; the clustered one never.
+    let all_columns: Vec<IndexField> = columns.iter().chain(&virtual_columns).cloned().collect();
+    in_server_order(&mut keys.secondary, &all_columns);
     let (clustered_name, primary, secondary) = clustered_key(keys, &columns);
     let clustered = clustered_fields(&columns, &primary)?;
     let mut roots = roots.iter().filter(|(id, _)| *id != u64::MAX);
@@ -375,7 +377,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
             name: key.name,
             root_page: root,
             clustered: false,
-            fields: secondary_fields(&key.columns, &columns, &primary)?,
+            fields: secondary_fields(&key.columns, &all_columns, &primary)?,
         });
     }
     Ok(Schema {
@@ -550,23 +552,26 @@ fn key_columns(cols: &[IndexColumn]) -> Vec<String> {
         .collect()
 }
 
-/// The table's columns as fields, in the statement's order; a column
-/// declared PRIMARY KEY becomes the primary key of `keys`, one declared
-/// UNIQUE a UNIQUE key named after it (before the keys that follow the
-/// columns).
+/// The table's columns as fields, in the statement's order: those stored
+/// in the records, and the virtual generated ones (which only secondary
+/// indexes hold). A column declared PRIMARY KEY becomes the primary key
+/// of `keys`, one declared UNIQUE a UNIQUE key named after it (before the
+/// keys that follow the columns).
 fn table_columns(
     ct: &CreateTable,
     keys: &mut TableKeys,
     table_cs: &str,
-) -> Result<Vec<IndexField>, String> {
+) -> Result<(Vec<IndexField>, Vec<IndexField>), String> {
     let primary = &mut keys.primary;
     let mut unique = Vec::new();
     let mut columns = Vec::new();
+    let mut virtual_columns = Vec::new();
     for c in &ct.columns {
         let name = c.name.value.clone();
         let mut not_null = false;
         let mut charset = None;
         let mut collation = None;
+        let mut is_virtual = false;
         for o in &c.options {
             match &o.option {
                 ColumnOption::NotNull => not_null = true,
@@ -583,6 +588,12 @@ fn table_columns(
                     columns: vec![name.clone()],
                     unique: true,
                 }),
+                // `AS (expr)` is VIRTUAL unless STORED.
+                ColumnOption::Generated {
+                    generation_expr: Some(_),
+                    generation_expr_mode,
+                    ..
+                } => is_virtual = *generation_expr_mode != Some(GeneratedExpressionMode::Stored),
                 ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
                 ColumnOption::Collation(c) => {
                     collation = Some(charset_of_collation(&c.to_string()))
@@ -597,10 +608,14 @@ fn table_columns(
         let charset = charset.or(collation);
         let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), table_cs)
             .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
-        columns.push(field);
+        if is_virtual {
+            virtual_columns.push(field);
+        } else {
+            columns.push(field);
+        }
     }
     keys.secondary.splice(0..0, unique);
-    Ok(columns)
+    Ok((columns, virtual_columns))
 }
 
 /// Adds the hidden column InnoDB gives a table with a FULLTEXT index
@@ -1244,6 +1259,31 @@ mod tests {
                 ("u_a", 41, 4, false, vec!["a", "DB_ROW_ID"]),
             ]
         );
+    }
+
+    #[test]
+    fn virtual_columns_are_only_in_the_secondary_indexes_on_them() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, s INT AS (a + b) STORED, \
+             v INT AS (a * b), w INT GENERATED ALWAYS AS (a - b) VIRTUAL, \
+             g BIGINT GENERATED ALWAYS AS (a) STORED, KEY k_v (v), KEY k_s (s))",
+        );
+        assert_eq!(names(&s.columns), ["id", "a", "b", "s", "g"]);
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "a", "b", "s", "g"]
+                ),
+                ("k_v", 41, 4, false, vec!["v", "id"]),
+                ("k_s", 42, 5, false, vec!["s", "id"]),
+            ]
+        );
+        assert_eq!(s.indexes[1].fields[0].column_type, ty(DATA_INT, LONG, 4));
     }
 
     #[test]
