@@ -12,6 +12,7 @@ use innodb_format::value::column_value::{
     ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_GEOMETRY,
     DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
 };
+use innodb_format::value::decimal::decimal_bin_size;
 use sqlparser::ast::{
     BinaryLength, CharacterLength, ColumnOption, CreateTable, DataType, EnumMember,
     ExactNumberInfo, GeneratedExpressionMode, IndexColumn, ObjectName, Statement, TableConstraint,
@@ -91,15 +92,6 @@ fn option_value(options: &str, name: &str) -> Option<String> {
 /// `_` (`latin1_swedish_ci`: latin1; `binary`: binary).
 fn charset_of_collation(collation: &str) -> String {
     collation.split('_').next().unwrap_or(collation).to_string()
-}
-
-/// `decimal_bin_size`.
-fn decimal_bytes(p: u32, s: u32) -> u32 {
-    const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-    // Bytes of the leftover digits (fewer than 9: always in the table).
-    let rest = |digits: u32| DIG2BYTES.get((digits % 9) as usize).copied().unwrap_or(4);
-    let intg = p.saturating_sub(s);
-    intg / 9 * 4 + rest(intg) + s / 9 * 4 + rest(s)
 }
 
 fn frac_bytes(fsp: Option<u64>) -> u32 {
@@ -213,7 +205,11 @@ fn float_or_decimal_type(dt: &DataType, nn: u32) -> Option<FieldType> {
             };
             FieldType {
                 decimal: Some((p as usize, s as usize)),
-                ..FieldType::plain(DATA_FIXBINARY, nn | 246, decimal_bytes(p, s))
+                ..FieldType::plain(
+                    DATA_FIXBINARY,
+                    nn | 246,
+                    decimal_bin_size(p as usize, s as usize) as u32,
+                )
             }
         }
         _ => return None,

@@ -4,7 +4,7 @@
 
 use crate::rows::instant::InstantColumn;
 use innodb_format::value::column_value::{self, ColumnType, Value, DATA_SYS};
-use innodb_format::value::decimal::decode_decimal;
+use innodb_format::value::decimal::{decimal_bin_size, decode_decimal};
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use serde::Serialize;
 
@@ -319,7 +319,15 @@ fn sdi_column_type(c: &serde_json::Value, sdi_type: u64) -> Option<ColumnType> {
         8 => ty(DATA_INT, 7, 4),
         13 => ty(DATA_INT, 12, 8),
         12 => ty(DATA_INT, 11, 3),
-        21 => ty(DATA_FIXBINARY, 246, sdi_decimal_bytes(c)),
+        21 => {
+            let precision = c["numeric_precision"].as_u64().unwrap_or(0) as usize;
+            let scale = c["numeric_scale"].as_u64().unwrap_or(0) as usize;
+            ty(
+                DATA_FIXBINARY,
+                246,
+                decimal_bin_size(precision, scale) as u32,
+            )
+        }
         16 | 28 if binary => ty(DATA_BINARY, 15, bytes),
         16 | 28 => ty(DATA_VARMYSQL, 15, bytes),
         29 if binary => ty(DATA_FIXBINARY, 254, bytes),
@@ -334,18 +342,6 @@ fn sdi_column_type(c: &serde_json::Value, sdi_type: u64) -> Option<ColumnType> {
         17 => ty(DATA_FIXBINARY, 16, bytes.div_ceil(8).max(1)),
         _ => return None,
     })
-}
-
-/// Bytes of a DECIMAL of the SDI column's precision and scale
-/// (`decimal_bin_size`: 4 bytes per 9 digits, leftovers in 1-4 bytes).
-fn sdi_decimal_bytes(c: &serde_json::Value) -> u32 {
-    const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-    let p = c["numeric_precision"].as_u64().unwrap_or(0) as u32;
-    let sc = c["numeric_scale"].as_u64().unwrap_or(0) as u32;
-    // Bytes of the leftover digits (fewer than 9: always in the table).
-    let rest = |digits: u32| DIG2BYTES.get((digits % 9) as usize).copied().unwrap_or(4);
-    let intg = p.saturating_sub(sc);
-    intg / 9 * 4 + rest(intg) + sc / 9 * 4 + rest(sc)
 }
 
 /// Bytes of a SET of `n` members: a bit each, in 1 to 4 bytes or 8.

@@ -3,24 +3,34 @@
 //! JSON. Its own file so that column values and binary JSON both use it
 //! without depending on each other.
 
+/// Bytes of a group of `digits` (at most 9) leftover digits (`dig2bytes`).
+fn dig2bytes(digits: usize) -> usize {
+    match digits {
+        0 => 0,
+        1 | 2 => 1,
+        3 | 4 => 2,
+        5 | 6 => 3,
+        _ => 4,
+    }
+}
+
+/// Bytes of a DECIMAL(`precision`, `scale`) in binary form
+/// (`decimal_bin_size`): 4 for each group of 9 digits and 1–4 for the
+/// leftover ones, of the integer part and of the fraction. A scale above
+/// the precision counts no integer digits.
+pub fn decimal_bin_size(precision: usize, scale: usize) -> usize {
+    let intg = precision.saturating_sub(scale);
+    intg / 9 * 4 + dig2bytes(intg % 9) + scale / 9 * 4 + dig2bytes(scale % 9)
+}
+
 /// A DECIMAL(`precision`, `scale`) in MySQL's binary form (`decimal2bin`):
 /// groups of 9 digits in 4 bytes, leftover digits in 1–4 bytes, the sign
 /// in the first bit, negative numbers stored inverted.
 pub fn decode_decimal(b: &[u8], precision: usize, scale: usize) -> Option<String> {
-    /// Bytes of a group of `digits` (at most 9) leftover digits (`dig2bytes`).
-    fn dig2bytes(digits: usize) -> usize {
-        match digits {
-            0 => 0,
-            1 | 2 => 1,
-            3 | 4 => 2,
-            5 | 6 => 3,
-            _ => 4,
-        }
-    }
     let intg = precision.checked_sub(scale)?;
     let (intg0, intg0x) = (intg / 9, intg % 9);
     let (frac0, frac0x) = (scale / 9, scale % 9);
-    let size = intg0 * 4 + dig2bytes(intg0x) + frac0 * 4 + dig2bytes(frac0x);
+    let size = decimal_bin_size(precision, scale);
     if b.len() != size {
         return None;
     }
@@ -77,6 +87,19 @@ fn be(b: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes() {
+        // DECIMAL(20,6): 14 integer digits in 4 + 3 bytes, 6 fraction
+        // digits in 3; DECIMAL(65,30): 35 in 3*4 + 4, 30 in 3*4 + 2.
+        assert_eq!(decimal_bin_size(20, 6), 10);
+        assert_eq!(decimal_bin_size(65, 30), 30);
+        assert_eq!(decimal_bin_size(4, 2), 2);
+        assert_eq!(decimal_bin_size(10, 0), 5);
+        assert_eq!(decimal_bin_size(9, 9), 4);
+        assert_eq!(decimal_bin_size(0, 0), 0);
+        assert_eq!(decimal_bin_size(2, 5), 3);
+    }
 
     #[test]
     fn decimals() {
