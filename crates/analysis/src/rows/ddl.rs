@@ -7,7 +7,7 @@
 //! id), the secondary indexes follow in the order the server creates them
 //! (UNIQUE keys first, otherwise the statement's order).
 
-use crate::rows::records::{IndexField, Schema, SchemaIndex};
+use crate::rows::schema::{IndexField, Schema, SchemaIndex};
 use innodb_format::value::column_value::{
     ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_GEOMETRY,
     DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
