@@ -412,7 +412,8 @@ fn parse_create_table(sql: &str) -> Result<CreateTable, String> {
     }
 }
 
-/// The keys a statement declares after its columns.
+/// The keys a statement declares: after its columns, and (added by
+/// `table_columns`) on a column itself.
 struct TableKeys {
     /// The primary key's columns (empty: none).
     primary: Vec<String>,
@@ -424,6 +425,7 @@ struct TableKeys {
 }
 
 impl TableKeys {
+    /// The keys declared after the columns.
     fn of(ct: &CreateTable) -> Self {
         let mut keys = TableKeys {
             primary: Vec::new(),
