@@ -3,7 +3,8 @@
 //! node pointer whose key is not above the key sought, then through the
 //! leaf page's records. Reads one page per level.
 
-use crate::rows::records::{compact_fields, RecordsReport, Schema};
+use crate::rows::field_layout::compact_fields;
+use crate::rows::records::{IndexField, RecordsReport, Schema};
 use crate::rows::row_history::value_text;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::{IndexPage, RecordList};
@@ -58,108 +59,124 @@ fn compare(stored: &Value, wanted: &Wanted) -> Option<Ordering> {
 /// Finds the row whose primary key is `key` (its columns' values joined by
 /// commas) in the clustered index `schema` describes.
 pub fn find(space: &Tablespace, schema: &Schema, key: &str) -> KeySearch {
-    let Some(index) = schema.indexes.iter().find(|i| i.clustered) else {
-        return KeySearch::Unsupported("the schema has no clustered index".into());
-    };
-    let Some(key_fields) = index
+    match descend(space, schema, key) {
+        Ok(found) => found,
+        Err(why) => KeySearch::Unsupported(why),
+    }
+}
+
+/// [`find`], with why the search cannot be made as the error.
+fn descend(space: &Tablespace, schema: &Schema, key: &str) -> Result<KeySearch, String> {
+    let index = schema
+        .indexes
+        .iter()
+        .find(|i| i.clustered)
+        .ok_or("the schema has no clustered index")?;
+    let key_fields = index
         .fields
         .iter()
         .position(|f| f.name == "DB_TRX_ID")
         .and_then(|n| index.fields.get(..n))
-    else {
-        return KeySearch::Unsupported("the clustered index has no DB_TRX_ID".into());
-    };
-    let n_key = key_fields.len();
+        .ok_or("the clustered index has no DB_TRX_ID")?;
     let parts: Vec<&str> = key.split(',').map(str::trim).collect();
-    if parts.len() != n_key {
-        return KeySearch::Unsupported(format!(
-            "the primary key has {n_key} columns, the key given {}",
-            parts.len()
-        ));
-    }
-    let mut wanted = Vec::with_capacity(n_key);
-    for p in &parts {
-        match p.parse::<i128>() {
-            Ok(v) => wanted.push(Wanted::Int(v)),
-            Err(_) => {
-                return KeySearch::Unsupported(format!(
-                    "{p}: only integer keys are searched by descent"
-                ))
-            }
-        }
-    }
+    let wanted = wanted_key(&parts, key_fields.len())?;
     let mut pages = LogicalPages::new(space);
     let mut buf = Vec::new();
     let mut list = RecordList::default();
-    let mut problems = Vec::new();
     let mut path = Vec::new();
     let mut n = index.root_page;
     for _ in 0..MAX_DEPTH {
         if path.contains(&n) {
-            return KeySearch::Unsupported(format!("page {n} reached twice: a cycle"));
+            return Err(format!("page {n} reached twice: a cycle"));
         }
         path.push(n);
         if pages.read_into(n, &mut buf).is_none() {
-            return KeySearch::Unsupported(format!("page {n} cannot be read"));
+            return Err(format!("page {n} cannot be read"));
         }
         let Ok(header) = IndexHeader::parse(&buf) else {
-            return KeySearch::Unsupported(format!("page {n} is not an index page"));
+            return Err(format!("page {n} is not an index page"));
         };
         if header.index_id != index.id {
-            return KeySearch::Unsupported(format!(
+            return Err(format!(
                 "page {n} belongs to index {}, not {}",
                 header.index_id, index.id
             ));
         }
         if header.level == 0 {
-            return leaf(space, schema, n, &parts, path);
+            return Ok(leaf(space, schema, n, &parts, path));
         }
         let page = IndexPage::new(&buf, header);
-        page.walk(&mut list, &mut problems);
-        let mut child = None;
-        for r in list
-            .records
-            .iter()
-            .filter(|r| r.record_type == RecordType::NodePointer)
-        {
-            let Some((values, child_page)) = node_pointer(&buf, r, page.format, key_fields) else {
-                return KeySearch::Unsupported(format!(
-                    "page {n}: the node pointer at {} cannot be read",
+        page.walk(&mut list, &mut Vec::new());
+        n = child_to_follow(n, &page, &list, key_fields, &wanted)?;
+    }
+    Err(format!("more than {MAX_DEPTH} levels: a cycle"))
+}
+
+/// The key values sought, one per key column (`n_key` of them).
+fn wanted_key(parts: &[&str], n_key: usize) -> Result<Vec<Wanted>, String> {
+    if parts.len() != n_key {
+        return Err(format!(
+            "the primary key has {n_key} columns, the key given {}",
+            parts.len()
+        ));
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<i128>()
+                .map(Wanted::Int)
+                .map_err(|_| format!("{p}: only integer keys are searched by descent"))
+        })
+        .collect()
+}
+
+/// The child page of the last node pointer of page `page_no` (its
+/// records `list`) whose key is not above `wanted`.
+fn child_to_follow(
+    page_no: u32,
+    page: &IndexPage<'_>,
+    list: &RecordList,
+    key_fields: &[IndexField],
+    wanted: &[Wanted],
+) -> Result<u32, String> {
+    let mut child = None;
+    for r in list
+        .records
+        .iter()
+        .filter(|r| r.record_type == RecordType::NodePointer)
+    {
+        let (values, child_page) = node_pointer(page.bytes(), r, page.format, key_fields)
+            .ok_or_else(|| {
+                format!(
+                    "page {page_no}: the node pointer at {} cannot be read",
                     r.origin
-                ));
-            };
-            // The leftmost pointer of a level (min-rec) stands for -infinity.
-            let not_above = r.is_min_rec() || {
-                let mut ord = Ordering::Equal;
-                for (v, w) in values.iter().zip(&wanted) {
-                    match compare(v, w) {
-                        Some(Ordering::Equal) => continue,
-                        Some(o) => {
-                            ord = o;
-                            break;
-                        }
-                        None => {
-                            return KeySearch::Unsupported(format!(
-                                "key column value {} is not an integer",
-                                value_text(v)
-                            ))
-                        }
-                    }
-                }
-                ord != Ordering::Greater
-            };
-            if not_above {
-                child = Some(child_page);
-            } else {
-                break;
+                )
+            })?;
+        // The leftmost pointer of a level (min-rec) stands for -infinity.
+        let not_above = r.is_min_rec() || compare_key(&values, wanted)? != Ordering::Greater;
+        if !not_above {
+            break;
+        }
+        child = Some(child_page);
+    }
+    child.ok_or_else(|| format!("page {page_no}: no node pointer to follow"))
+}
+
+/// How the stored key `values` compares with the key sought, column by column.
+fn compare_key(values: &[Value], wanted: &[Wanted]) -> Result<Ordering, String> {
+    for (v, w) in values.iter().zip(wanted) {
+        match compare(v, w) {
+            Some(Ordering::Equal) => continue,
+            Some(o) => return Ok(o),
+            None => {
+                return Err(format!(
+                    "key column value {} is not an integer",
+                    value_text(v)
+                ))
             }
         }
-        match child {
-            Some(c) => n = c,
-            None => return KeySearch::Unsupported(format!("page {n}: no node pointer to follow")),
-        }
     }
-    KeySearch::Unsupported(format!("more than {MAX_DEPTH} levels: a cycle"))
+    Ok(Ordering::Equal)
 }
 
 /// The key values and child page of node pointer `r`.
@@ -167,7 +184,7 @@ fn node_pointer(
     bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
-    key_fields: &[crate::rows::records::IndexField],
+    key_fields: &[IndexField],
 ) -> Option<(Vec<Value>, u32)> {
     let places: Vec<(usize, usize)> = match format {
         RecordFormat::Compact => compact_fields(bytes, r, key_fields, None)?

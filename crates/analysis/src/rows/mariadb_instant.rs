@@ -17,7 +17,9 @@
 //! with the column map ([`instant_field_map`]): dropped columns stay in the
 //! records, in place, and the table's columns are found by position.
 
-use crate::rows::records::{blob, compact_fields, IndexField, Schema};
+use crate::rows::field_layout::{compact_fields, n_add_fields};
+use crate::rows::off_page::blob;
+use crate::rows::schema::{IndexField, Schema};
 use innodb_format::fil::page_type::PageType;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::instant_field_map::{self, FieldMapEntry};
@@ -38,18 +40,6 @@ pub struct MariaInstant {
     pub fields: Vec<IndexField>,
     /// The metadata record carries a column map (instant DROP or reorder).
     pub column_map: bool,
-}
-
-/// How many fields a `REC_STATUS_INSTANT` record has beyond
-/// `n_core_fields + 1`, and the bytes that count takes before the null
-/// bitmap (`rec_get_n_add_field`); `None` when off the page.
-pub fn n_add_fields(page: &[u8], origin: usize) -> Option<(usize, usize)> {
-    let b = usize::from(*page.get(origin.checked_sub(6)?)?);
-    if b < 0x80 {
-        return Some((b, 1));
-    }
-    let high = usize::from(*page.get(origin.checked_sub(7)?)?);
-    Some(((b & 0x7F) | (high << 7), 2))
 }
 
 /// Reads the instant-ALTER state of the clustered index rooted at `root`

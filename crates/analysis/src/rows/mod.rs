@@ -3,9 +3,11 @@
 //! versions kept in the undo log included.
 
 pub mod ddl;
+pub mod field_layout;
 pub mod instant;
 pub mod key_search;
 pub mod mariadb_instant;
+pub mod off_page;
 pub mod records;
 pub mod row_history;
 pub mod schema;

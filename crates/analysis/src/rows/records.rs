@@ -3,15 +3,16 @@
 //! and instant ALTERs included), off-page parts followed, whether the
 //! schema fits the records, and deleted rows with their confidence.
 
+use crate::rows::field_layout::{compact_fields, leaf_places};
 use crate::rows::instant;
 use crate::rows::mariadb_instant;
+use crate::rows::off_page::blob;
 pub use crate::rows::schema::{IndexField, Schema, SchemaIndex};
-use innodb_format::fil::page_type::PageType;
-use innodb_format::index::record::{RecordFormat, RecordHeader, RecordType};
-use innodb_format::index::sdi::{self, ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
+use innodb_format::index::record::{RecordFormat, RecordHeader};
+use innodb_format::index::sdi::{ExternRef, BTR_EXTERN_FIELD_REF_SIZE};
 use innodb_format::value::column_value::{RollPtr, Value};
+use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::{btree, lob, zblob};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
@@ -113,38 +114,7 @@ fn raw_fields(
     heap_top: usize,
     mariadb_core: Option<usize>,
 ) -> Option<Vec<RawField>> {
-    let places: Vec<Place> = match format {
-        RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
-        RecordFormat::Redundant => {
-            let stored = r.redundant_fields(bytes).ok()?;
-            // After a MariaDB instant ADD a record may hold fewer fields than
-            // the index: the others take the metadata record's defaults.
-            let least = mariadb_core.unwrap_or(fields.len());
-            if stored.len() > fields.len() || stored.len() < least {
-                return None;
-            }
-            let mut places: Vec<Place> = stored
-                .iter()
-                .map(|f| Place {
-                    start: f.start,
-                    len: f.len,
-                    null: f.null,
-                    external: f.external,
-                    absent: false,
-                })
-                .collect();
-            let end = places.last().map_or(0, |p| p.start + p.len);
-            places.resize(
-                fields.len(),
-                Place {
-                    start: end,
-                    absent: true,
-                    ..Place::default()
-                },
-            );
-            places
-        }
-    };
+    let places = leaf_places(bytes, r, format, fields, mariadb_core)?;
     let end = places.last().map_or(0, |p| p.start + p.len);
     if r.origin + end > heap_top {
         return None;
@@ -262,111 +232,6 @@ pub enum NoRecords {
     NoIndex(Vec<String>),
 }
 
-/// Where one field of a record is.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Place {
-    /// Offset from the record origin.
-    pub(crate) start: usize,
-    /// Bytes in the record.
-    pub(crate) len: usize,
-    /// SQL NULL.
-    pub(crate) null: bool,
-    /// Ends with a 20-byte reference to off-page data.
-    pub(crate) external: bool,
-    /// Not stored in a record of this row version (INSTANT ADD/DROP).
-    pub(crate) absent: bool,
-}
-
-/// Where each field of a COMPACT leaf record is. A record carrying a row
-/// version stores only the fields of that version, its null bitmap
-/// covering those alone.
-///
-/// `mariadb_core`: the clustered index's `n_core_fields` after a MariaDB
-/// instant ALTER: an ordinary record holds that many fields, a
-/// `REC_STATUS_INSTANT` one says how many more before its null bitmap.
-pub(crate) fn compact_fields(
-    page: &[u8],
-    rec: &RecordHeader,
-    fields: &[IndexField],
-    mariadb_core: Option<usize>,
-) -> Option<(Vec<Place>, usize)> {
-    let (stored_n, version, version_bytes) = match mariadb_core {
-        Some(n_core) if rec.record_type == RecordType::Instant => {
-            let (n_add, bytes) = mariadb_instant::n_add_fields(page, rec.origin)?;
-            (Some(n_core + 1 + n_add), 0, bytes)
-        }
-        Some(n_core) => (Some(n_core), 0, 0),
-        None => {
-            let (v, bytes) = instant::row_version(page, rec.origin, rec.info_bits)?;
-            (None, v, bytes)
-        }
-    };
-    let stored_at = |i: usize, f: &IndexField| match stored_n {
-        Some(n) => i < n,
-        None => f.instant.stored_in(version),
-    };
-    let n_nullable = fields
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| stored_at(*i, f) && f.column_type.nullable())
-        .count();
-    let extra = |i: usize| {
-        rec.origin
-            .checked_sub(6 + version_bytes + i)
-            .and_then(|a| page.get(a).copied())
-    };
-    let mut null_i = 0usize;
-    let mut len_at = n_nullable.div_ceil(8);
-    let mut start = 0usize;
-    let mut out = Vec::with_capacity(fields.len());
-    for (i, f) in fields.iter().enumerate() {
-        if !stored_at(i, f) {
-            out.push(Place {
-                start,
-                absent: true,
-                ..Place::default()
-            });
-            continue;
-        }
-        let t = &f.column_type;
-        if t.nullable() {
-            let is_null = extra(null_i / 8)? >> (null_i % 8) & 1 == 1;
-            null_i += 1;
-            if is_null {
-                out.push(Place {
-                    start,
-                    null: true,
-                    ..Place::default()
-                });
-                continue;
-            }
-        }
-        let (len, external) = match t.fixed_size() {
-            Some(n) => (n, false),
-            None => {
-                let b = usize::from(extra(len_at)?);
-                len_at += 1;
-                if t.big() && b & 0x80 != 0 {
-                    let v = (b << 8) | usize::from(extra(len_at)?);
-                    len_at += 1;
-                    (v & 0x3fff, v & 0x4000 != 0)
-                } else {
-                    (b, false)
-                }
-            }
-        };
-        out.push(Place {
-            start,
-            len,
-            external,
-            ..Place::default()
-        });
-        start += len;
-    }
-    // The 5 header bytes, the version byte, the null bitmap and the lengths.
-    Some((out, 5 + version_bytes + len_at))
-}
-
 impl RecordsReport {
     /// The rows of index `which` (name or id; the clustered index when `None`)
     /// of the table `schema` describes.
@@ -391,6 +256,8 @@ impl RecordsReport {
         Self::build_from(space, schema, which, false, None, Some(page))
     }
 
+    /// Reads the records of the index's leaf pages (or of `only_page`),
+    /// checks the schema against them, then decodes their values.
     fn build_from(
         space: &Tablespace,
         schema: &Schema,
@@ -399,274 +266,44 @@ impl RecordsReport {
         limit: Option<usize>,
         only_page: Option<u32>,
     ) -> Result<RecordsReport, NoRecords> {
-        let index = match which {
-            None => schema.indexes.iter().find(|i| i.clustered),
-            Some(w) => schema
-                .indexes
-                .iter()
-                .find(|i| i.name == w || i.id.to_string() == w),
-        }
-        .ok_or_else(|| {
-            NoRecords::NoIndex(
-                schema
-                    .indexes
-                    .iter()
-                    .map(|i| format!("{} ({})", i.name, i.id))
-                    .collect(),
-            )
-        })?;
-        let mut fields = index.fields.clone();
+        let index = find_index(schema, which)?;
         let mut pages = LogicalPages::new(space);
-        let mut rows = Vec::new();
         let mut findings = Vec::new();
-        let mut mariadb_core = None;
-        if index.clustered {
-            match mariadb_instant::prepare(&mut pages, index.root_page, schema, &fields) {
-                Ok(Some(m)) => {
-                    fields = m.fields;
-                    mariadb_core = Some(m.n_core);
-                }
-                Ok(None) => {}
-                Err(e) => findings.push(Finding::on_page(
-                    FindingKind::Unreadable,
-                    index.root_page,
-                    0,
-                    "instant ALTER metadata",
-                    format!("{e}: the records are read as if no column had been added or dropped"),
-                )),
-            }
-        }
-        let mut raw_rows: Vec<RawRow> = Vec::new();
-        let mut erased = 0usize;
-        let mut layout = LayoutFit::default();
-        let mut extents = Vec::new();
-        let visit = |v: &btree::PageVisit<'_>| {
-            if v.page.header.level != 0
-                || v.page.header.index_id != index.id
-                || limit.is_some_and(|l| raw_rows.len() >= l)
-            {
-                return;
-            }
-            let bytes = v.page.bytes();
-            let heap_top = usize::from(v.page.header.heap_top);
-            if v.page.format == RecordFormat::Compact {
-                // Every record in the heap, shown or not, so that deleted
-                // ones between live ones do not break the neighbourhood.
-                let mut heap: Vec<(usize, bool)> = v
-                    .records
-                    .records
-                    .iter()
-                    .filter(|r| !r.is_min_rec())
-                    .map(|r| (r.origin, false))
-                    .collect();
-                let (mut free, mut problems) = (Vec::new(), Vec::new());
-                v.page.free_list(&mut free, &mut problems);
-                heap.extend(free.into_iter().map(|o| (o, true)));
-                for (o, garbage) in heap {
-                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
-                        if let Some((places, before)) =
-                            compact_fields(bytes, &h, &fields, mariadb_core)
-                        {
-                            extents.push(Extent {
-                                origin: o,
-                                before,
-                                after: places.last().map_or(0, |p| p.start + p.len),
-                                garbage,
-                            });
-                        }
-                    }
-                }
-            }
-            let mut candidates: Vec<(RecordHeader, RowState)> = v
-                .records
-                .records
-                .iter()
-                .filter(|r| !r.is_min_rec())
-                .filter(|r| deleted || !r.is_deleted())
-                .map(|r| {
-                    (
-                        *r,
-                        if r.is_deleted() {
-                            RowState::DeleteMarked
-                        } else {
-                            RowState::Live
-                        },
-                    )
-                })
-                .collect();
-            if deleted {
-                // Records in the page's garbage list: purged or deleted, still readable.
-                let mut free = Vec::new();
-                let mut problems = Vec::new();
-                v.page.free_list(&mut free, &mut problems);
-                for o in free {
-                    if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
-                        candidates.push((h, RowState::Garbage));
-                    }
-                }
-            }
-            for (r, state) in candidates {
-                if limit.is_some_and(|l| raw_rows.len() >= l) {
-                    break;
-                }
-                if v.page.format == RecordFormat::Compact
-                    && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
-                {
-                    findings.push(Finding::on_page(
-                        FindingKind::Unreadable,
-                        v.page_no,
-                        r.origin,
-                        "info bits",
-                        "the record stores its field count (INSTANT ADD COLUMN of MySQL 8.0.12–8.0.28), which is not decoded yet",
-                    ));
-                    continue;
-                }
-                match raw_fields(bytes, &r, v.page.format, &fields, heap_top, mariadb_core) {
-                    // The server may have zeroed a purged record (MariaDB
-                    // does): nothing of it is left to read.
-                    Some(f)
-                        if state == RowState::Garbage
-                            && f.iter().all(|f| f.bytes.iter().all(|&b| b == 0)) =>
-                    {
-                        erased += 1;
-                    }
-                    Some(f) => raw_rows.push(RawRow {
-                        page: v.page_no,
-                        origin: r.origin,
-                        state,
-                        confidence: match state {
-                            RowState::Live => None,
-                            RowState::DeleteMarked => Some(Confidence::High),
-                            RowState::Garbage => {
-                                Some(garbage_confidence(r.origin, &extents, heap_top))
-                            }
-                        },
-                        fields: f,
-                    }),
-                    None if state == RowState::Garbage => {}
-                    None => {
-                        layout.unreadable += 1;
-                        // The first few by place; the schema finding counts them all.
-                        if layout.unreadable > MAX_RECORD_FINDINGS {
-                            continue;
-                        }
-                        findings.push(Finding::on_page(
-                            FindingKind::Unreadable,
-                            v.page_no,
-                            r.origin,
-                            "record",
-                            format!(
-                                "the record does not have the {} fields of index {}",
-                                fields.len(),
-                                index.name
-                            ),
-                        ))
-                    }
-                }
-            }
-            layout.add_page(&mut extents);
+        let (fields, mariadb_core) =
+            fields_after_instant_alter(&mut pages, schema, index, &mut findings);
+        let mut reader = LeafReader {
+            index,
+            fields: &fields,
+            mariadb_core,
+            deleted,
+            limit,
+            rows: Vec::new(),
+            erased: 0,
+            layout: LayoutFit::default(),
+            findings: Vec::new(),
         };
+        let visit = |v: &btree::PageVisit<'_>| reader.read_page(v);
         let walk_findings = match only_page {
             None => btree::walk(&mut pages, index.root_page, visit).findings,
             Some(n) => btree::visit_one(&mut pages, n, visit),
         };
+        let LeafReader {
+            rows: raw_rows,
+            erased,
+            layout,
+            findings: record_findings,
+            ..
+        } = reader;
+        findings.extend(record_findings);
         findings.extend(walk_findings);
         if !layout.fits() {
-            findings.insert(
-                0,
-                Finding::on_page(
-                    FindingKind::Unreadable,
-                    index.root_page,
-                    0,
-                    "schema",
-                    format!(
-                        "the schema does not fit the records: read with its {} fields, {} records cannot be read at all and only {} of {} neighbouring records of the leaf pages meet where the next one begins; the values are not to be trusted",
-                        fields.len(),
-                        layout.unreadable,
-                        layout.fitting_pairs,
-                        layout.pairs
-                    ),
-                ),
-            );
+            findings.insert(0, schema_misfit(&layout, fields.len(), index));
         }
         let mut buf = Vec::new();
-        for raw in raw_rows {
-            let mut values = Vec::with_capacity(raw.fields.len());
-            let mut roll_ptr = None;
-            let mut external = Vec::new();
-            for (i, (rf, f)) in raw.fields.into_iter().zip(&fields).enumerate() {
-                if rf.absent {
-                    // Older than an INSTANT ADD (its default) or newer than a DROP.
-                    values.push(match &f.instant.default {
-                        Some(d) if f.instant.version_dropped == 0 => f.value(d),
-                        _ => Value::Null,
-                    });
-                    continue;
-                }
-                if rf.null {
-                    values.push(Value::Null);
-                    continue;
-                }
-                let mut b = rf.bytes;
-                if let Some(r) = rf.external {
-                    external.push((i, r.page_no));
-                    match blob(&mut pages, r, &mut buf) {
-                        Ok(rest) => {
-                            b.extend_from_slice(&rest.bytes);
-                            if let Some((page, offset, m)) = rest.trailing_link {
-                                if raw.state != RowState::Garbage {
-                                    findings.push(Finding::on_page(
-                                        FindingKind::BrokenList,
-                                        page,
-                                        offset,
-                                        "BTR_BLOB_HDR_NEXT_PAGE_NO",
-                                        m,
-                                    ));
-                                }
-                            }
-                        }
-                        Err(m) => {
-                            // A purged record's BLOB pages may have been freed and reused:
-                            // no finding for those.
-                            if raw.state != RowState::Garbage {
-                                findings.push(Finding::on_page(
-                                    FindingKind::BrokenList,
-                                    r.page_no,
-                                    r.offset as usize,
-                                    "BLOB chain",
-                                    m.clone(),
-                                ));
-                            }
-                            values.push(Value::Undecoded {
-                                undecoded: format!("off-page column: {m}"),
-                            });
-                            continue;
-                        }
-                    }
-                }
-                if f.name == "DB_ROLL_PTR" {
-                    roll_ptr = RollPtr::parse(&b);
-                }
-                values.push(f.value(&b));
-            }
-            // A value that could not be read (an off-page part gone) lowers it.
-            let confidence = match raw.confidence {
-                Some(_) if values.iter().any(|v| matches!(v, Value::Undecoded { .. })) => {
-                    Some(Confidence::Low)
-                }
-                c => c,
-            };
-            rows.push(Row {
-                page: raw.page,
-                origin: raw.origin,
-                deleted: raw.state != RowState::Live,
-                state: raw.state,
-                confidence,
-                values,
-                roll_ptr,
-                external,
-            });
-        }
+        let rows = raw_rows
+            .into_iter()
+            .map(|raw| decode_row(raw, &fields, &mut pages, &mut buf, &mut findings))
+            .collect();
         Ok(RecordsReport {
             table: schema.table.clone(),
             index: index.name.clone(),
@@ -680,99 +317,369 @@ impl RecordsReport {
     }
 }
 
-/// An off-page value read whole, and what is wrong past its end.
-pub(crate) struct OffPageValue {
-    /// The value's off-page bytes.
-    pub bytes: Vec<u8>,
-    /// An old-style BLOB chain whose last page does not end it: that page,
-    /// the offset of its `BTR_BLOB_HDR_NEXT_PAGE_NO`, and what it links to.
-    pub trailing_link: Option<(u32, usize, String)>,
+/// The index `which` names (by name or id), the clustered one when `None`;
+/// when there is none, the indexes there are.
+fn find_index<'s>(schema: &'s Schema, which: Option<&str>) -> Result<&'s SchemaIndex, NoRecords> {
+    match which {
+        None => schema.indexes.iter().find(|i| i.clustered),
+        Some(w) => schema
+            .indexes
+            .iter()
+            .find(|i| i.name == w || i.id.to_string() == w),
+    }
+    .ok_or_else(|| {
+        NoRecords::NoIndex(
+            schema
+                .indexes
+                .iter()
+                .map(|i| format!("{} ({})", i.name, i.id))
+                .collect(),
+        )
+    })
 }
 
-/// The off-page part of a column: an old-style BLOB page chain, bounded by
-/// its length and the file, a page met twice being a cycle, or a MySQL 8
-/// LOB (uncompressed or compressed) as the reference's LOB version sees it.
-pub(crate) fn blob(
+/// The fields the index's records are read with, and MariaDB's
+/// `n_core_fields` when a MariaDB instant ALTER changed the clustered index
+/// (its metadata record then gives the fields). Metadata that cannot be
+/// read is a finding, and the schema's fields are used as they are.
+fn fields_after_instant_alter(
+    pages: &mut LogicalPages<'_>,
+    schema: &Schema,
+    index: &SchemaIndex,
+    findings: &mut Vec<Finding>,
+) -> (Vec<IndexField>, Option<usize>) {
+    let fields = index.fields.clone();
+    if !index.clustered {
+        return (fields, None);
+    }
+    match mariadb_instant::prepare(pages, index.root_page, schema, &fields) {
+        Ok(Some(m)) => (m.fields, Some(m.n_core)),
+        Ok(None) => (fields, None),
+        Err(e) => {
+            findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                index.root_page,
+                0,
+                "instant ALTER metadata",
+                format!("{e}: the records are read as if no column had been added or dropped"),
+            ));
+            (fields, None)
+        }
+    }
+}
+
+/// What is gathered while the index's leaf pages are read one after
+/// another: each record's field bytes, not yet decoded.
+struct LeafReader<'a> {
+    index: &'a SchemaIndex,
+    fields: &'a [IndexField],
+    mariadb_core: Option<usize>,
+    /// Delete-marked and garbage-list records are read too.
+    deleted: bool,
+    limit: Option<usize>,
+    rows: Vec<RawRow>,
+    /// Garbage-list records the server zeroed.
+    erased: usize,
+    layout: LayoutFit,
+    findings: Vec<Finding>,
+}
+
+impl LeafReader<'_> {
+    /// True when `limit` rows have been read.
+    fn full(&self) -> bool {
+        self.limit.is_some_and(|l| self.rows.len() >= l)
+    }
+
+    /// Reads the records of one page of the walk when it is a leaf of the
+    /// index, and adds how well the schema fits them.
+    fn read_page(&mut self, v: &btree::PageVisit<'_>) {
+        if v.page.header.level != 0 || v.page.header.index_id != self.index.id || self.full() {
+            return;
+        }
+        let garbage = garbage_list(v);
+        let mut extents = match v.page.format {
+            RecordFormat::Compact => record_extents(v, &garbage, self.fields, self.mariadb_core),
+            RecordFormat::Redundant => Vec::new(),
+        };
+        for (r, state) in candidate_records(v, &garbage, self.deleted) {
+            if self.full() {
+                break;
+            }
+            self.read_record(v, &r, state, &extents);
+        }
+        self.layout.add_page(&mut extents);
+    }
+
+    /// Reads the fields of record `r` in state `state`; `extents` are the
+    /// page's records as the schema lays them out.
+    fn read_record(
+        &mut self,
+        v: &btree::PageVisit<'_>,
+        r: &RecordHeader,
+        state: RowState,
+        extents: &[Extent],
+    ) {
+        if v.page.format == RecordFormat::Compact
+            && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
+        {
+            self.findings.push(Finding::on_page(
+                FindingKind::Unreadable,
+                v.page_no,
+                r.origin,
+                "info bits",
+                "the record stores its field count (INSTANT ADD COLUMN of MySQL 8.0.12–8.0.28), which is not decoded yet",
+            ));
+            return;
+        }
+        let bytes = v.page.bytes();
+        let heap_top = usize::from(v.page.header.heap_top);
+        match raw_fields(
+            bytes,
+            r,
+            v.page.format,
+            self.fields,
+            heap_top,
+            self.mariadb_core,
+        ) {
+            // The server may have zeroed a purged record (MariaDB
+            // does): nothing of it is left to read.
+            Some(f) if state == RowState::Garbage && all_zero(&f) => {
+                self.erased += 1;
+            }
+            Some(f) => self.rows.push(RawRow {
+                page: v.page_no,
+                origin: r.origin,
+                state,
+                confidence: match state {
+                    RowState::Live => None,
+                    RowState::DeleteMarked => Some(Confidence::High),
+                    RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
+                },
+                fields: f,
+            }),
+            None if state == RowState::Garbage => {}
+            None => self.unreadable_record(v.page_no, r.origin),
+        }
+    }
+
+    /// Counts a record the schema cannot read, and names the first few.
+    fn unreadable_record(&mut self, page_no: u32, origin: usize) {
+        self.layout.unreadable += 1;
+        // The first few by place; the schema finding counts them all.
+        if self.layout.unreadable > MAX_RECORD_FINDINGS {
+            return;
+        }
+        self.findings.push(Finding::on_page(
+            FindingKind::Unreadable,
+            page_no,
+            origin,
+            "record",
+            format!(
+                "the record does not have the {} fields of index {}",
+                self.fields.len(),
+                self.index.name
+            ),
+        ))
+    }
+}
+
+/// The origins of the records in the page's garbage list.
+fn garbage_list(v: &btree::PageVisit<'_>) -> Vec<usize> {
+    let (mut free, mut problems) = (Vec::new(), Vec::new());
+    v.page.free_list(&mut free, &mut problems);
+    free
+}
+
+/// Where every record in a COMPACT page's heap begins and ends by the
+/// schema, shown or not (`garbage`: the garbage list), so that deleted
+/// ones between live ones do not break the neighbourhood.
+fn record_extents(
+    v: &btree::PageVisit<'_>,
+    garbage: &[usize],
+    fields: &[IndexField],
+    mariadb_core: Option<usize>,
+) -> Vec<Extent> {
+    let bytes = v.page.bytes();
+    let live = v
+        .records
+        .records
+        .iter()
+        .filter(|r| !r.is_min_rec())
+        .map(|r| (r.origin, false));
+    let heap = live.chain(garbage.iter().map(|&o| (o, true)));
+    let mut extents = Vec::new();
+    for (o, garbage) in heap {
+        if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
+            if let Some((places, before)) = compact_fields(bytes, &h, fields, mariadb_core) {
+                extents.push(Extent {
+                    origin: o,
+                    before,
+                    after: places.last().map_or(0, |p| p.start + p.len),
+                    garbage,
+                });
+            }
+        }
+    }
+    extents
+}
+
+/// The page's records to show, in key order, then (with `deleted`) those
+/// of its `garbage` list: purged or deleted, still readable.
+fn candidate_records(
+    v: &btree::PageVisit<'_>,
+    garbage: &[usize],
+    deleted: bool,
+) -> Vec<(RecordHeader, RowState)> {
+    let mut candidates: Vec<(RecordHeader, RowState)> = v
+        .records
+        .records
+        .iter()
+        .filter(|r| !r.is_min_rec())
+        .filter(|r| deleted || !r.is_deleted())
+        .map(|r| {
+            (
+                *r,
+                if r.is_deleted() {
+                    RowState::DeleteMarked
+                } else {
+                    RowState::Live
+                },
+            )
+        })
+        .collect();
+    if deleted {
+        for &o in garbage {
+            if let Ok(h) = RecordHeader::parse(v.page.bytes(), o, v.page.format, true) {
+                candidates.push((h, RowState::Garbage));
+            }
+        }
+    }
+    candidates
+}
+
+/// True when every byte of every field is zero.
+fn all_zero(fields: &[RawField]) -> bool {
+    fields.iter().all(|f| f.bytes.iter().all(|&b| b == 0))
+}
+
+/// The finding that the schema does not fit the records (`n_fields`
+/// fields read), first among the report's findings.
+fn schema_misfit(layout: &LayoutFit, n_fields: usize, index: &SchemaIndex) -> Finding {
+    Finding::on_page(
+        FindingKind::Unreadable,
+        index.root_page,
+        0,
+        "schema",
+        format!(
+            "the schema does not fit the records: read with its {} fields, {} records cannot be read at all and only {} of {} neighbouring records of the leaf pages meet where the next one begins; the values are not to be trusted",
+            n_fields,
+            layout.unreadable,
+            layout.fitting_pairs,
+            layout.pairs
+        ),
+    )
+}
+
+/// The values of a record read by [`LeafReader`], off-page parts followed.
+fn decode_row(
+    raw: RawRow,
+    fields: &[IndexField],
+    pages: &mut LogicalPages<'_>,
+    buf: &mut Vec<u8>,
+    findings: &mut Vec<Finding>,
+) -> Row {
+    let mut values = Vec::with_capacity(raw.fields.len());
+    let mut roll_ptr = None;
+    let mut external = Vec::new();
+    for (i, (rf, f)) in raw.fields.into_iter().zip(fields).enumerate() {
+        if rf.absent {
+            // Older than an INSTANT ADD (its default) or newer than a DROP.
+            values.push(match &f.instant.default {
+                Some(d) if f.instant.version_dropped == 0 => f.value(d),
+                _ => Value::Null,
+            });
+            continue;
+        }
+        if rf.null {
+            values.push(Value::Null);
+            continue;
+        }
+        let mut b = rf.bytes;
+        if let Some(r) = rf.external {
+            external.push((i, r.page_no));
+            if let Err(m) = append_off_page(pages, r, &mut b, buf, raw.state, findings) {
+                values.push(Value::Undecoded {
+                    undecoded: format!("off-page column: {m}"),
+                });
+                continue;
+            }
+        }
+        if f.name == "DB_ROLL_PTR" {
+            roll_ptr = RollPtr::parse(&b);
+        }
+        values.push(f.value(&b));
+    }
+    // A value that could not be read (an off-page part gone) lowers it.
+    let confidence = match raw.confidence {
+        Some(_) if values.iter().any(|v| matches!(v, Value::Undecoded { .. })) => {
+            Some(Confidence::Low)
+        }
+        c => c,
+    };
+    Row {
+        page: raw.page,
+        origin: raw.origin,
+        deleted: raw.state != RowState::Live,
+        state: raw.state,
+        confidence,
+        values,
+        roll_ptr,
+        external,
+    }
+}
+
+/// Appends to `local` the off-page part its reference `r` points to. A
+/// chain that cannot be followed, or goes on past the value, is a finding
+/// unless the record is a purged one (whose pages may have been freed and
+/// reused); the error is why the value cannot be read.
+fn append_off_page(
     pages: &mut LogicalPages<'_>,
     r: ExternRef,
+    local: &mut Vec<u8>,
     buf: &mut Vec<u8>,
-) -> Result<OffPageValue, String> {
-    let whole = |bytes| OffPageValue {
-        bytes,
-        trailing_link: None,
-    };
-    let length = usize::try_from(r.length).unwrap_or(usize::MAX);
-    let want = length.min(sdi::MAX_SDI_BYTES * 16);
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let (mut page, mut offset) = (r.page_no, r.offset as usize);
-    // The page read last and where its BTR_BLOB_HDR_NEXT_PAGE_NO is.
-    let mut from: Option<(u32, usize)> = None;
-    while out.len() < want {
-        if page == innodb_format::FIL_NULL {
-            return Err(format!(
-                "the chain ends after {} of {want} bytes",
-                out.len()
-            ));
+    state: RowState,
+    findings: &mut Vec<Finding>,
+) -> Result<(), String> {
+    let report = state != RowState::Garbage;
+    match blob(pages, r, buf) {
+        Ok(rest) => {
+            local.extend_from_slice(&rest.bytes);
+            if let Some((page, offset, m)) = rest.trailing_link {
+                if report {
+                    findings.push(Finding::on_page(
+                        FindingKind::BrokenList,
+                        page,
+                        offset,
+                        "BTR_BLOB_HDR_NEXT_PAGE_NO",
+                        m,
+                    ));
+                }
+            }
+            Ok(())
         }
-        if !seen.insert(page) {
-            return Err(match from {
-                Some((p, at)) => format!(
-                    "cycle: page {page} comes back (BTR_BLOB_HDR_NEXT_PAGE_NO of page {p} at offset {at} links back to it after {} of {want} bytes)",
-                    out.len()
-                ),
-                None => format!("cycle: page {page} comes back"),
-            });
+        Err(m) => {
+            if report {
+                findings.push(Finding::on_page(
+                    FindingKind::BrokenList,
+                    r.page_no,
+                    r.offset as usize,
+                    "BLOB chain",
+                    m.clone(),
+                ));
+            }
+            Err(m)
         }
-        let check = pages
-            .read_into(page, buf)
-            .ok_or_else(|| format!("BLOB page {page} cannot be read"))?;
-        let kind = check.page_type;
-        if out.is_empty() && (kind == PageType::LOB_FIRST || kind == PageType::ZLOB_FIRST) {
-            // MySQL 8.0+: the reference's offset field holds the LOB version.
-            return lob::read_lob_version(pages, page, Some(r.offset), want, buf).map(whole);
-        }
-        if out.is_empty() && kind == PageType::TYPE_ZBLOB {
-            return zblob::read_zblob(pages, page, r.offset, want, buf).map(whole);
-        }
-        // MySQL 5.0 did not stamp its BLOB pages: they carry type 0.
-        let untyped_blob = kind == PageType::ALLOCATED && !check.all_zero;
-        if kind != PageType::TYPE_BLOB && !untyped_blob {
-            return Err(format!(
-                "page {page} is a {} page, not the start or the next page of a BLOB chain",
-                kind.name(pages.space().format().vendor)
-            ));
-        }
-        let (part, next) = sdi::blob_part(buf, offset).map_err(|e| format!("page {page}: {e}"))?;
-        out.extend_from_slice(part);
-        from = Some((page, offset + sdi::BTR_BLOB_HDR_NEXT_PAGE_NO));
-        page = next;
-        offset = innodb_format::fil::header::FIL_PAGE_DATA;
     }
-    // The server ends a chain with FIL_NULL on its last page (whose part
-    // ends the value); a link past it is a damaged chain, even though the
-    // value itself was read whole.
-    let trailing_link = match from {
-        Some((last, at)) if page != innodb_format::FIL_NULL && want == length => Some((
-            last,
-            at,
-            if seen.contains(&page) {
-                format!(
-                        "cycle: the last page of the chain links back to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
-                    )
-            } else {
-                format!(
-                        "the chain goes on to page {page} after all {want} bytes were read (BTR_BLOB_HDR_NEXT_PAGE_NO should be FIL_NULL)"
-                    )
-            },
-        )),
-        _ => None,
-    };
-    out.truncate(want);
-    Ok(OffPageValue {
-        bytes: out,
-        trailing_link,
-    })
 }
 
 #[cfg(test)]

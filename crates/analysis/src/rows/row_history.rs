@@ -10,7 +10,7 @@
 
 use crate::rows::records::{IndexField, RecordsReport, Schema};
 use innodb_format::sys::trx_sys::{self, TRX_SYS_PAGE_NO};
-use innodb_format::undo::trx_undo_rec::{kind, UndoRecordHeader};
+use innodb_format::undo::trx_undo_rec::{kind, UndoRecordBody, UndoRecordHeader};
 use innodb_format::value::column_value::{RollPtr, Value};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::{Finding, FindingKind, Tablespace};
@@ -151,12 +151,20 @@ impl RowHistory {
         system: &Tablespace,
         undo: &[&Tablespace],
     ) -> RowHistory {
-        let fields = fields.to_vec();
-        let trx_at = n_unique;
-        let roll_at = n_unique + 1;
-        let mut findings = Vec::new();
+        let mut walk = ChainWalk {
+            fields,
+            n_unique,
+            row,
+            system,
+            undo,
+            slots: rseg_slots(system),
+            seen: HashSet::new(),
+            pointer: None,
+            buf: Vec::new(),
+            findings: Vec::new(),
+        };
         let mut versions = vec![Version {
-            trx_id: match row.values.get(trx_at) {
+            trx_id: match row.values.get(n_unique) {
                 Some(Value::UInt(t)) => *t,
                 _ => 0,
             },
@@ -165,167 +173,227 @@ impl RowHistory {
             deleted: row.deleted,
             values: row.values.clone(),
         }];
-        // Rollback segment id → the tablespace holding it.
-        let mut sys_pages = LogicalPages::new(system);
-        let mut buf = Vec::new();
-        let slots = sys_pages
-            .read_into(TRX_SYS_PAGE_NO, &mut buf)
-            .and_then(|_| trx_sys::rseg_slots(&buf).ok())
-            .unwrap_or_default();
-        let space_of = |rseg: u8| {
-            let slot = slots.iter().find(|s| s.id == usize::from(rseg))?;
-            if slot.space_id == system.space_id() {
-                Some(system)
-            } else {
-                undo.iter().copied().find(|s| s.space_id() == slot.space_id)
+        let mut roll = row.roll_ptr;
+        let end = loop {
+            match walk.older_version(roll, &versions) {
+                Ok(v) => {
+                    roll = v.roll_ptr;
+                    versions.push(v);
+                }
+                Err(end) => break end,
             }
         };
-        let mut seen = HashSet::new();
-        let mut end = String::new();
-        let mut roll = row.roll_ptr;
-        // The undo record read last and where its DB_ROLL_PTR is: (space, page, offset).
-        let mut pointer: Option<(u32, u32, usize)> = None;
-        while end.is_empty() {
-            let Some(rp) = roll else {
-                end = "the record has no roll pointer".into();
-                break;
-            };
-            if rp.insert {
-                end = "the oldest version: its roll pointer has the insert flag (the row's first version, or older history already purged)".into();
-                break;
-            }
-            if versions.len() > MAX_VERSIONS {
-                end = format!("stopped after {MAX_VERSIONS} versions");
-                break;
-            }
-            let Some(undo_space) = space_of(rp.rseg) else {
-                end = format!(
-                    "rollback segment {} is in a tablespace that was not given",
-                    rp.rseg
-                );
-                break;
-            };
-            if !seen.insert((undo_space.space_id(), rp.page, rp.offset)) {
-                // Named where the pointer that closes the loop is: the old
-                // DB_ROLL_PTR of the undo record read last.
-                let (space_id, page, offset) =
-                    pointer.unwrap_or((undo_space.space_id(), rp.page, usize::from(rp.offset)));
-                findings.push(Finding::on_page(
-                    FindingKind::BrokenList,
-                    page,
-                    offset,
-                    "DB_ROLL_PTR",
-                    format!(
-                        "space {space_id}: cycle: this undo record's DB_ROLL_PTR points back to the undo record at page {} offset {} of space {}, which the version chain already passed",
-                        rp.page,
-                        rp.offset,
-                        undo_space.space_id()
-                    ),
-                ));
-                end = "a cycle in the version chain".into();
-                break;
-            }
-            let mut pages = LogicalPages::new(undo_space);
-            if pages.read_into(rp.page, &mut buf).is_none() {
-                end = format!(
-                    "undo page {} of space {} cannot be read",
-                    rp.page,
-                    undo_space.space_id()
-                );
-                break;
-            }
-            let parsed = UndoRecordHeader::parse_at(&buf, usize::from(rp.offset))
-                .and_then(|h| h.body(&buf, n_unique).map(|b| (h, b)));
-            let (h, body) = match parsed {
-                Ok(x) => x,
-                Err(e) => {
-                    end = format!("the undo record at page {} offset {} does not read: {e} (purged and reused?)", rp.page, rp.offset);
-                    break;
-                }
-            };
-            pointer = h
-                .roll_ptr_offset(&buf)
-                .map(|o| (undo_space.space_id(), rp.page, o));
-            let same_row = body.key.len() == n_unique
-                && body
-                    .key
-                    .iter()
-                    .zip(&fields)
-                    .zip(&row.values)
-                    .all(|((k, f), v)| !k.null && f.value(&k.bytes) == *v);
-            if !same_row {
-                end = format!(
-                    "the undo record at page {} offset {} is of another row: this row's older history was purged",
-                    rp.page, rp.offset
-                );
-                break;
-            }
-            let prev = versions
-                .last()
-                .map(|v| v.values.clone())
-                .unwrap_or_default();
-            let mut values = prev;
-            let mut changed = Vec::new();
-            for (no, f) in &body.update {
-                let i = *no as usize;
-                let (Some(field), Some(value)) = (fields.get(i), values.get_mut(i)) else {
-                    continue;
-                };
-                changed.push(field.name.clone());
-                *value = if f.null {
-                    Value::Null
-                } else if f.external {
-                    Value::Undecoded {
-                        undecoded: "old value stored off-page".into(),
-                    }
-                } else {
-                    field.value(&f.bytes)
-                };
-            }
-            let old_trx = h.old_trx_id.unwrap_or(0);
-            let old_roll = h
-                .old_roll_ptr
-                .and_then(|r| RollPtr::parse(&r.to_be_bytes()[1..]));
-            if let Some(v) = values.get_mut(trx_at) {
-                *v = Value::UInt(old_trx);
-            }
-            if let (Some(r), Some(v)) = (h.old_roll_ptr, values.get_mut(roll_at)) {
-                *v = Value::UInt(r);
-            }
-            let step = UndoStep {
-                space_id: undo_space.space_id(),
-                page: rp.page,
-                offset: rp.offset,
-                kind: kind::name(h.kind),
-                undo_no: h.undo_no,
-                changed,
-            };
-            match h.kind {
-                kind::UPDATE_EXISTING | kind::UPDATE_DELETED | kind::DELETE_MARK => {
-                    versions.push(Version {
-                        trx_id: old_trx,
-                        roll_ptr: old_roll,
-                        undo: Some(step),
-                        deleted: h.kind == kind::UPDATE_DELETED,
-                        values,
-                    });
-                    roll = old_roll;
-                }
-                _ => {
-                    end = format!(
-                        "the row was inserted (undo record of type {})",
-                        kind::name(h.kind)
-                    );
-                }
-            }
-        }
         RowHistory {
             table: table.to_string(),
             key: key.to_string(),
-            fields,
+            fields: fields.to_vec(),
             versions,
             end,
-            findings,
+            findings: walk.findings,
         }
+    }
+}
+
+/// The rollback segment slots of the system tablespace's TRX_SYS page
+/// (none when it cannot be read).
+fn rseg_slots(system: &Tablespace) -> Vec<trx_sys::RsegSlot> {
+    let mut buf = Vec::new();
+    LogicalPages::new(system)
+        .read_into(TRX_SYS_PAGE_NO, &mut buf)
+        .and_then(|_| trx_sys::rseg_slots(&buf).ok())
+        .unwrap_or_default()
+}
+
+/// What following one row's version chain keeps between undo records.
+struct ChainWalk<'a> {
+    fields: &'a [IndexField],
+    n_unique: usize,
+    row: &'a crate::rows::records::Row,
+    system: &'a Tablespace,
+    undo: &'a [&'a Tablespace],
+    /// Rollback segment slots: which tablespace holds each segment.
+    slots: Vec<trx_sys::RsegSlot>,
+    /// The undo records passed: (space, page, offset).
+    seen: HashSet<(u32, u32, u16)>,
+    /// The undo record read last and where its DB_ROLL_PTR is: (space, page, offset).
+    pointer: Option<(u32, u32, usize)>,
+    buf: Vec<u8>,
+    findings: Vec<Finding>,
+}
+
+impl<'a> ChainWalk<'a> {
+    /// The version before the last of `versions`, rebuilt from the undo
+    /// record its roll pointer `roll` points to; or why the chain ends.
+    fn older_version(
+        &mut self,
+        roll: Option<RollPtr>,
+        versions: &[Version],
+    ) -> Result<Version, String> {
+        let rp = roll.ok_or("the record has no roll pointer")?;
+        if rp.insert {
+            return Err("the oldest version: its roll pointer has the insert flag (the row's first version, or older history already purged)".into());
+        }
+        if versions.len() > MAX_VERSIONS {
+            return Err(format!("stopped after {MAX_VERSIONS} versions"));
+        }
+        let undo_space = self.undo_space(rp.rseg).ok_or_else(|| {
+            format!(
+                "rollback segment {} is in a tablespace that was not given",
+                rp.rseg
+            )
+        })?;
+        self.pass(undo_space, rp)?;
+        let (h, body) = self.read_undo_record(undo_space, rp)?;
+        if !self.same_row(&body) {
+            return Err(format!(
+                "the undo record at page {} offset {} is of another row: this row's older history was purged",
+                rp.page, rp.offset
+            ));
+        }
+        let prev = versions
+            .last()
+            .map(|v| v.values.clone())
+            .unwrap_or_default();
+        let (values, changed) = self.older_values(prev, &h, &body);
+        let old_roll = h
+            .old_roll_ptr
+            .and_then(|r| RollPtr::parse(&r.to_be_bytes()[1..]));
+        match h.kind {
+            kind::UPDATE_EXISTING | kind::UPDATE_DELETED | kind::DELETE_MARK => Ok(Version {
+                trx_id: h.old_trx_id.unwrap_or(0),
+                roll_ptr: old_roll,
+                undo: Some(UndoStep {
+                    space_id: undo_space.space_id(),
+                    page: rp.page,
+                    offset: rp.offset,
+                    kind: kind::name(h.kind),
+                    undo_no: h.undo_no,
+                    changed,
+                }),
+                deleted: h.kind == kind::UPDATE_DELETED,
+                values,
+            }),
+            _ => Err(format!(
+                "the row was inserted (undo record of type {})",
+                kind::name(h.kind)
+            )),
+        }
+    }
+
+    /// The tablespace holding rollback segment `rseg`, when given.
+    fn undo_space(&self, rseg: u8) -> Option<&'a Tablespace> {
+        let slot = self.slots.iter().find(|s| s.id == usize::from(rseg))?;
+        if slot.space_id == self.system.space_id() {
+            Some(self.system)
+        } else {
+            self.undo
+                .iter()
+                .copied()
+                .find(|s| s.space_id() == slot.space_id)
+        }
+    }
+
+    /// Notes the undo record `rp` points to as passed; one passed before
+    /// is a cycle, a finding named where the pointer that closes it is
+    /// (the old DB_ROLL_PTR of the undo record read last).
+    fn pass(&mut self, undo_space: &Tablespace, rp: RollPtr) -> Result<(), String> {
+        if self
+            .seen
+            .insert((undo_space.space_id(), rp.page, rp.offset))
+        {
+            return Ok(());
+        }
+        let (space_id, page, offset) =
+            self.pointer
+                .unwrap_or((undo_space.space_id(), rp.page, usize::from(rp.offset)));
+        self.findings.push(Finding::on_page(
+            FindingKind::BrokenList,
+            page,
+            offset,
+            "DB_ROLL_PTR",
+            format!(
+                "space {space_id}: cycle: this undo record's DB_ROLL_PTR points back to the undo record at page {} offset {} of space {}, which the version chain already passed",
+                rp.page,
+                rp.offset,
+                undo_space.space_id()
+            ),
+        ));
+        Err("a cycle in the version chain".into())
+    }
+
+    /// Reads the undo record `rp` points to, header and body, and notes
+    /// where its own DB_ROLL_PTR is.
+    fn read_undo_record(
+        &mut self,
+        undo_space: &Tablespace,
+        rp: RollPtr,
+    ) -> Result<(UndoRecordHeader, UndoRecordBody), String> {
+        let mut pages = LogicalPages::new(undo_space);
+        if pages.read_into(rp.page, &mut self.buf).is_none() {
+            return Err(format!(
+                "undo page {} of space {} cannot be read",
+                rp.page,
+                undo_space.space_id()
+            ));
+        }
+        let buf = &self.buf;
+        let parsed = UndoRecordHeader::parse_at(buf, usize::from(rp.offset))
+            .and_then(|h| h.body(buf, self.n_unique).map(|b| (h, b)));
+        let (h, body) = parsed.map_err(|e| {
+            format!(
+                "the undo record at page {} offset {} does not read: {e} (purged and reused?)",
+                rp.page, rp.offset
+            )
+        })?;
+        self.pointer = h
+            .roll_ptr_offset(buf)
+            .map(|o| (undo_space.space_id(), rp.page, o));
+        Ok((h, body))
+    }
+
+    /// True when the undo record's key is the row's.
+    fn same_row(&self, body: &UndoRecordBody) -> bool {
+        body.key.len() == self.n_unique
+            && body
+                .key
+                .iter()
+                .zip(self.fields)
+                .zip(&self.row.values)
+                .all(|((k, f), v)| !k.null && f.value(&k.bytes) == *v)
+    }
+
+    /// The values of the version before the one whose values are `prev`:
+    /// the undo record's old values of the fields it changed (and their
+    /// names), its old DB_TRX_ID and DB_ROLL_PTR.
+    fn older_values(
+        &self,
+        mut values: Vec<Value>,
+        h: &UndoRecordHeader,
+        body: &UndoRecordBody,
+    ) -> (Vec<Value>, Vec<String>) {
+        let mut changed = Vec::new();
+        for (no, f) in &body.update {
+            let i = *no as usize;
+            let (Some(field), Some(value)) = (self.fields.get(i), values.get_mut(i)) else {
+                continue;
+            };
+            changed.push(field.name.clone());
+            *value = if f.null {
+                Value::Null
+            } else if f.external {
+                Value::Undecoded {
+                    undecoded: "old value stored off-page".into(),
+                }
+            } else {
+                field.value(&f.bytes)
+            };
+        }
+        if let Some(v) = values.get_mut(self.n_unique) {
+            *v = Value::UInt(h.old_trx_id.unwrap_or(0));
+        }
+        if let (Some(r), Some(v)) = (h.old_roll_ptr, values.get_mut(self.n_unique + 1)) {
+            *v = Value::UInt(r);
+        }
+        (values, changed)
     }
 }

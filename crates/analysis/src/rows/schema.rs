@@ -4,6 +4,7 @@
 
 use crate::rows::instant::InstantColumn;
 use innodb_format::value::column_value::{self, ColumnType, Value, DATA_SYS};
+use innodb_format::value::decimal::{decimal_bin_size, decode_decimal};
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use serde::Serialize;
 
@@ -47,7 +48,7 @@ impl IndexField {
             return Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
         }
         if let Some((p, sc)) = self.decimal {
-            if let Some(d) = column_value::decode_decimal(b, p, sc) {
+            if let Some(d) = decode_decimal(b, p, sc) {
                 return Value::Text(d);
             }
         }
@@ -230,47 +231,79 @@ fn physical_order(columns: &[serde_json::Value]) -> Option<Vec<IndexField>> {
 
 /// One SDI column as an index field (`dd::enum_column_types`).
 fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
-    use column_value::*;
     let name = c["name"].as_str()?;
-    let bytes = c["char_length"].as_u64().unwrap_or(0) as u32;
-    let collation = c["collation_id"].as_u64().unwrap_or(63) as u32;
-    // InnoDB's own tables (FULLTEXT auxiliary ones) say in se_private_data
-    // how InnoDB stores the column, which wins over the SQL-level flag.
+    if let Some(sys) = sdi_system_field(c, name) {
+        return Some(sys);
+    }
+    let sdi_type = c["type"].as_u64()?;
+    Some(IndexField {
+        name: name.into(),
+        column_type: sdi_column_type(c, sdi_type)?,
+        decimal: (sdi_type == 21).then(|| {
+            (
+                c["numeric_precision"].as_u64().unwrap_or(0) as usize,
+                c["numeric_scale"].as_u64().unwrap_or(0) as usize,
+            )
+        }),
+        labels: sdi_labels(c),
+        set: sdi_type == 23,
+        instant: InstantColumn::from_se_private_data(c["se_private_data"].as_str().unwrap_or("")),
+    })
+}
+
+/// `DB_TRX_ID`, `DB_ROLL_PTR` or `DB_ROW_ID` when the SDI column `c` is
+/// that hidden system column.
+fn sdi_system_field(c: &serde_json::Value, name: &str) -> Option<IndexField> {
+    if !matches!(name, "DB_TRX_ID" | "DB_ROLL_PTR" | "DB_ROW_ID") || c["hidden"].as_u64() != Some(2)
+    {
+        return None;
+    }
+    let len = if name == "DB_ROLL_PTR" { 7 } else { 6 };
+    Some(sys(name, len))
+}
+
+/// True when the SDI column `c` can be NULL. InnoDB's own tables
+/// (FULLTEXT auxiliary ones) say in se_private_data how InnoDB stores the
+/// column, which wins over the SQL-level flag.
+fn sdi_nullable(c: &serde_json::Value) -> bool {
     let private = c["se_private_data"].as_str().unwrap_or("");
-    let nullable = if private.split(';').any(|kv| kv == "nullable=1") {
+    if private.split(';').any(|kv| kv == "nullable=1") {
         true
     } else if private.split(';').any(|kv| kv == "nullable=0") {
         false
     } else {
         c["is_nullable"].as_bool() != Some(false)
-    };
-    let not_null = if nullable { 0 } else { DATA_NOT_NULL };
+    }
+}
+
+/// The InnoDB type of the SDI column `c` of `dd::enum_column_types` type
+/// `sdi_type`: the MySQL type in `prtype`'s low byte, nullability,
+/// signedness and collation in its flags, the length in bytes.
+fn sdi_column_type(c: &serde_json::Value, sdi_type: u64) -> Option<ColumnType> {
+    use column_value::*;
+    let bytes = c["char_length"].as_u64().unwrap_or(0) as u32;
+    let collation = c["collation_id"].as_u64().unwrap_or(63) as u32;
+    let not_null = if sdi_nullable(c) { 0 } else { DATA_NOT_NULL };
     let unsigned = if c["is_unsigned"].as_bool() == Some(true) {
         DATA_UNSIGNED
     } else {
         0
     };
-    let dp = c["datetime_precision"].as_u64().unwrap_or(0) as u32;
-    let frac = dp.div_ceil(2);
+    let frac = (c["datetime_precision"].as_u64().unwrap_or(0) as u32).div_ceil(2);
     let ty = |mtype: u32, mysql: u32, len: u32| ColumnType {
         mtype,
         prtype: not_null | unsigned | mysql | (collation << 16),
         len,
     };
-    if matches!(name, "DB_TRX_ID" | "DB_ROLL_PTR" | "DB_ROW_ID") && c["hidden"].as_u64() == Some(2)
-    {
-        let len = if name == "DB_ROLL_PTR" { 7 } else { 6 };
-        return Some(IndexField::plain(
-            name,
-            ColumnType {
-                mtype: DATA_SYS,
-                prtype: DATA_NOT_NULL,
-                len,
-            },
-        ));
-    }
+    // YEAR, ENUM and SET are unsigned whatever the SDI says, and carry no collation.
+    let labelled = |mysql: u32, len: u32| ColumnType {
+        mtype: DATA_INT,
+        prtype: not_null | DATA_UNSIGNED | mysql,
+        len,
+    };
     let binary = collation == 63;
-    let column_type = match c["type"].as_u64()? {
+    let n_elements = c["elements"].as_array().map_or(0, |e| e.len());
+    Some(match sdi_type {
         2 => ty(DATA_INT, 1, 1),
         3 => ty(DATA_INT, 2, 2),
         10 => ty(DATA_INT, 9, 3),
@@ -278,11 +311,7 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
         9 => ty(DATA_INT, 8, 8),
         5 => ty(DATA_FLOAT, 4, 4),
         6 => ty(DATA_DOUBLE, 5, 8),
-        14 => ColumnType {
-            mtype: DATA_INT,
-            prtype: not_null | DATA_UNSIGNED | 13,
-            len: 1,
-        },
+        14 => labelled(13, 1),
         11 | 15 => ty(DATA_INT, 14, 3),
         18 => ty(DATA_FIXBINARY, 17, 4 + frac),
         19 => ty(DATA_FIXBINARY, 18, 5 + frac),
@@ -291,15 +320,13 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
         13 => ty(DATA_INT, 12, 8),
         12 => ty(DATA_INT, 11, 3),
         21 => {
-            // decimal_bin_size: 4 bytes per 9 digits, leftovers in 1-4 bytes.
-            const DIG2BYTES: [u32; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-            let p = c["numeric_precision"].as_u64().unwrap_or(0) as u32;
-            let sc = c["numeric_scale"].as_u64().unwrap_or(0) as u32;
-            // Bytes of the leftover digits (fewer than 9: always in the table).
-            let rest = |digits: u32| DIG2BYTES.get((digits % 9) as usize).copied().unwrap_or(4);
-            let intg = p.saturating_sub(sc);
-            let len = intg / 9 * 4 + rest(intg) + sc / 9 * 4 + rest(sc);
-            ty(DATA_FIXBINARY, 246, len)
+            let precision = c["numeric_precision"].as_u64().unwrap_or(0) as usize;
+            let scale = c["numeric_scale"].as_u64().unwrap_or(0) as usize;
+            ty(
+                DATA_FIXBINARY,
+                246,
+                decimal_bin_size(precision, scale) as u32,
+            )
         }
         16 | 28 if binary => ty(DATA_BINARY, 15, bytes),
         16 | 28 => ty(DATA_VARMYSQL, 15, bytes),
@@ -310,53 +337,33 @@ fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
         31 => ty(DATA_BLOB, 245, bytes.max(256)),
         32 => ty(DATA_BLOB, 242, bytes.max(256)),
         30 => ty(DATA_GEOMETRY, 255, bytes.max(256)),
-        22 => {
-            let n = c["elements"].as_array().map_or(0, |e| e.len());
-            ColumnType {
-                mtype: DATA_INT,
-                prtype: not_null | DATA_UNSIGNED | 247,
-                len: if n > 255 { 2 } else { 1 },
-            }
-        }
-        23 => {
-            let n = c["elements"].as_array().map_or(0, |e| e.len()) as u32;
-            let len = match n.div_ceil(8) {
-                0 | 1 => 1,
-                2 => 2,
-                3 => 3,
-                4 => 4,
-                _ => 8,
-            };
-            ColumnType {
-                mtype: DATA_INT,
-                prtype: not_null | DATA_UNSIGNED | 248,
-                len,
-            }
-        }
+        22 => labelled(247, if n_elements > 255 { 2 } else { 1 }),
+        23 => labelled(248, set_bytes(n_elements)),
         17 => ty(DATA_FIXBINARY, 16, bytes.div_ceil(8).max(1)),
         _ => return None,
-    };
-    let labels = c["elements"].as_array().filter(|e| !e.is_empty()).map(|e| {
+    })
+}
+
+/// Bytes of a SET of `n` members: a bit each, in 1 to 4 bytes or 8.
+fn set_bytes(n: usize) -> u32 {
+    match n.div_ceil(8) {
+        0 | 1 => 1,
+        2 => 2,
+        3 => 3,
+        4 => 4,
+        _ => 8,
+    }
+}
+
+/// The ENUM or SET labels of the SDI column `c` (base64 in the SDI).
+fn sdi_labels(c: &serde_json::Value) -> Option<Vec<String>> {
+    c["elements"].as_array().filter(|e| !e.is_empty()).map(|e| {
         e.iter()
             .map(|x| {
                 let b64 = x["name"].as_str().unwrap_or("");
                 String::from_utf8_lossy(&base64_decode(b64)).into_owned()
             })
             .collect()
-    });
-    let decimal = (c["type"].as_u64() == Some(21)).then(|| {
-        (
-            c["numeric_precision"].as_u64().unwrap_or(0) as usize,
-            c["numeric_scale"].as_u64().unwrap_or(0) as usize,
-        )
-    });
-    Some(IndexField {
-        name: name.into(),
-        column_type,
-        decimal,
-        labels,
-        set: c["type"].as_u64() == Some(23),
-        instant: InstantColumn::from_se_private_data(c["se_private_data"].as_str().unwrap_or("")),
     })
 }
 

@@ -204,11 +204,71 @@ impl<'a> ZipPage<'a> {
     /// Rebuilds the logical page into `out` (resized to the logical page
     /// size), using `inflater` (reset here). Returns how the zip page's bytes
     /// are used.
+    ///
+    /// The steps of `page_zip_decompress`: the header as it is, the sparse
+    /// directory from the dense one, infimum and supremum, the records'
+    /// bytes from the zlib stream, the modification log applied over them,
+    /// the columns stored uncompressed put back, and the record headers and
+    /// the garbage list linked.
     pub fn decompress(
         &self,
         inflater: &mut ZipInflater,
         out: &mut Vec<u8>,
     ) -> Result<ZipSpace, FormatError> {
+        let zip = self.page;
+        self.start_logical_page(out)?;
+        let slots = self.dense_slots();
+        let (live, garbage) = self.live_and_garbage(&slots)?;
+        self.write_sparse_directory(out, live)?;
+        let recs = self.records_in_heap_order(&slots)?;
+        write_infimum_and_supremum(out)?;
+
+        // The stream: the field layout, then the records.
+        let leaf = self.header.level == 0;
+        let stream = zip.get(PAGE_DATA..).unwrap_or_default();
+        let (index, stream_bytes) = inflater.inflate(stream, self.logical, leaf)?;
+        let layout = RecordLayout {
+            index: &index,
+            leaf,
+            clustered: leaf && index.trx_id_col.is_some(),
+        };
+        let trailer_start = self.trailer_start(layout.clustered)?;
+        let mut offs = Offsets::default();
+        let mut heap_status =
+            self.copy_records_from_stream(inflater.output(), &recs, &layout, out, &mut offs)?;
+
+        // The modification log.
+        let mlog_start = PAGE_DATA + stream_bytes;
+        let mlog_limit = trailer_start.min(zip.len() - 1);
+        let log = ModificationLog {
+            zip,
+            start: mlog_start,
+            limit: mlog_limit,
+        };
+        let (mlog_end, logged) = log.apply(&recs, &layout, &mut heap_status, out, &mut offs)?;
+
+        let free: Vec<usize> = garbage.iter().map(|d| usize::from(d.offset)).collect();
+        let externs =
+            self.restore_uncompressed_columns(&recs, &free, mlog_end, &layout, out, &mut offs)?;
+        let trailer_begin = if layout.clustered {
+            externs.min(trailer_start)
+        } else {
+            trailer_start
+        };
+        self.link_records(out, live)?;
+        link_garbage_list(out, &free)?;
+        Ok(ZipSpace {
+            stream_bytes,
+            mlog_bytes: mlog_end - mlog_start,
+            trailer_bytes: zip.len() - trailer_begin,
+            free_bytes: trailer_begin.saturating_sub(mlog_end),
+            logged_records: logged,
+        })
+    }
+
+    /// Checks the page sizes, makes `out` a zeroed logical page and copies
+    /// the FIL and index headers (stored uncompressed) into it.
+    fn start_logical_page(&self, out: &mut Vec<u8>) -> Result<(), FormatError> {
         let zip = self.page;
         let size = self.logical;
         if size < PAGE_ZIP_START + 16 || zip.len() < PAGE_DATA + 8 {
@@ -221,25 +281,42 @@ impl<'a> ZipPage<'a> {
             0,
             slice(zip, 0, PAGE_DATA, "page header")?,
             "page header",
-        )?;
+        )
+    }
+
+    /// The dense directory `slots` split into the records in list order
+    /// (`PAGE_N_RECS` of them) and the garbage list.
+    fn live_and_garbage<'s>(
+        &self,
+        slots: &'s [DenseSlot],
+    ) -> Result<(&'s [DenseSlot], &'s [DenseSlot]), FormatError> {
         let n_dense = self.n_dense();
         let n_recs = usize::from(self.header.n_recs);
-        let slots = self.dense_slots();
-        // The records in list order, then the garbage list.
-        let Some((live, garbage)) = slots
+        slots
             .split_at_checked(n_recs)
             .filter(|_| slots.len() == n_dense)
-        else {
-            return Err(bad(
-                "PAGE_N_RECS",
-                PAGE_HEADER + 16,
-                format!("{n_recs} records but {n_dense} dense directory slots"),
-            ));
-        };
-        // Sparse directory from the owned flags, as page_zip_dir_decode does.
+            .ok_or_else(|| {
+                bad(
+                    "PAGE_N_RECS",
+                    PAGE_HEADER + 16,
+                    format!("{n_recs} records but {n_dense} dense directory slots"),
+                )
+            })
+    }
+
+    /// Writes the sparse directory from the owned flags of the `live`
+    /// records, as `page_zip_dir_decode` does: the infimum, each owning
+    /// record, the supremum; they must fill `PAGE_N_DIR_SLOTS` exactly.
+    fn write_sparse_directory(
+        &self,
+        out: &mut [u8],
+        live: &[DenseSlot],
+    ) -> Result<(), FormatError> {
+        let zip = self.page;
+        let size = self.logical;
         let n_slots = usize::from(self.header.n_dir_slots);
         let mut s = 0usize;
-        let mut put_slot = |out: &mut Vec<u8>, v: usize| -> Result<(), FormatError> {
+        let mut put_slot = |out: &mut [u8], v: usize| -> Result<(), FormatError> {
             if s >= n_slots {
                 return Err(bad(
                     "PAGE_N_DIR_SLOTS",
@@ -282,55 +359,62 @@ impl<'a> ZipPage<'a> {
                 format!("{s} owned records for {n_slots} directory slots"),
             ));
         }
+        Ok(())
+    }
+
+    /// Every record's origin (live and garbage), in heap (address) order;
+    /// an error when one repeats or lies outside the page.
+    fn records_in_heap_order(&self, slots: &[DenseSlot]) -> Result<Vec<usize>, FormatError> {
         let mut recs: Vec<usize> = slots.iter().map(|d| usize::from(d.offset)).collect();
         recs.sort_unstable();
         if recs.iter().zip(recs.iter().skip(1)).any(|(a, b)| a == b)
             || recs
                 .iter()
-                .any(|&r| r < PAGE_ZIP_START + REC_N_NEW_EXTRA_BYTES || r >= size)
+                .any(|&r| r < PAGE_ZIP_START + REC_N_NEW_EXTRA_BYTES || r >= self.logical)
         {
             return Err(bad(
                 "dense directory slot",
-                zip.len() - 2,
+                self.page.len() - 2,
                 "record offsets repeat or leave the page",
             ));
         }
-        // Infimum and supremum.
-        write_at(
-            out,
-            PAGE_NEW_INFIMUM - REC_N_NEW_EXTRA_BYTES,
-            &INFIMUM,
-            "infimum",
-        )?;
-        write_at(
-            out,
-            PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES + 1,
-            &SUPREMUM,
-            "supremum",
-        )?;
+        Ok(recs)
+    }
 
-        // The stream: the field layout, then the records.
-        let stream = zip.get(PAGE_DATA..).unwrap_or_default();
-        let (index, stream_bytes) = inflater.inflate(stream, size, self.header.level == 0)?;
-        let leaf = self.header.level == 0;
-        let clustered = leaf && index.trx_id_col.is_some();
+    /// Where the columns stored uncompressed begin: the dense directory and,
+    /// per record, a child page number or `DB_TRX_ID`+`DB_ROLL_PTR`.
+    fn trailer_start(&self, clustered: bool) -> Result<usize, FormatError> {
         let storage_per = self.per_record_storage(clustered);
-        let trailer_start = zip
+        self.page
             .len()
-            .checked_sub(n_dense * (PAGE_ZIP_DIR_SLOT_SIZE + storage_per))
+            .checked_sub(self.n_dense() * (PAGE_ZIP_DIR_SLOT_SIZE + storage_per))
             .ok_or_else(|| {
                 bad(
                     "PAGE_N_HEAP",
                     PAGE_N_HEAP,
                     "the uncompressed columns do not fit",
                 )
-            })?;
-        let mut heap_status: usize = (2 << 3) | if leaf { 0 } else { 1 };
-        let data = inflater.output();
+            })
+    }
+
+    /// Copies each record's null flags, lengths and data from the inflated
+    /// stream `data` into the page, in heap order, giving each its heap
+    /// number, and the bytes after the last one up to the heap top. The
+    /// stream may end early (the rest is in the modification log). Returns
+    /// the heap number and status the next record written gets.
+    fn copy_records_from_stream(
+        &self,
+        data: &[u8],
+        recs: &[usize],
+        layout: &RecordLayout<'_>,
+        out: &mut [u8],
+        offs: &mut Offsets,
+    ) -> Result<usize, FormatError> {
+        let zip = self.page;
+        let size = self.logical;
+        let mut heap_status: usize = (2 << 3) | if layout.leaf { 0 } else { 1 };
         let mut o = 0usize; // read position in the inflated output
         let mut next_out = PAGE_ZIP_START;
-        let mut offs = Offsets::default();
-        let mut stream_ended_at = None;
         for (slot, &rec) in recs.iter().enumerate() {
             // Everything up to this record's fixed header: its null flags and lengths.
             let hdr = rec - REC_N_NEW_EXTRA_BYTES;
@@ -349,115 +433,85 @@ impl<'a> ZipPage<'a> {
                     write_heap_status(out, rec, heap_status)?;
                     heap_status += 1 << 3;
                 }
-                stream_ended_at = Some(slot);
-                break;
+                return Ok(heap_status);
             }
             take(out, data, &mut o, next_out, hdr)?;
             write_heap_status(out, rec, heap_status)?;
             heap_status += 1 << 3;
-            next_out = rec;
-            page_offsets(&index, !leaf, out, rec, &mut offs)?;
+            page_offsets(layout.index, !layout.leaf, out, rec, offs)?;
             let end = rec + offs.data();
             if end > size - 8 {
                 return Err(bad("record", rec, "record runs past the page"));
             }
-            // Copy the data, leaving zeros where the uncompressed columns go.
-            if !leaf {
-                take(out, data, &mut o, next_out, end - REC_NODE_PTR_SIZE)?;
-                next_out = end;
-            } else if let Some(t) = index.trx_id_col.filter(|_| clustered) {
-                for i in 0..offs.ends.len() {
-                    let Some((start, len, ext)) = offs.field(i) else {
-                        break;
-                    };
-                    if i == t {
-                        if len < TRX || ext {
-                            return Err(bad(
-                                "DB_TRX_ID",
-                                rec + start,
-                                "the DB_TRX_ID column is too short",
-                            ));
-                        }
-                        take(out, data, &mut o, next_out, rec + start)?;
-                        next_out = rec + start + TRX;
-                    } else if ext {
-                        if len < BTR_EXTERN_FIELD_REF_SIZE {
-                            return Err(bad(
-                                "BLOB pointer",
-                                rec + start,
-                                "an external column shorter than its pointer",
-                            ));
-                        }
-                        take(
-                            out,
-                            data,
-                            &mut o,
-                            next_out,
-                            rec + start + len - BTR_EXTERN_FIELD_REF_SIZE,
-                        )?;
-                        next_out = rec + start + len;
-                    }
-                }
-                take(out, data, &mut o, next_out, end)?;
-                next_out = end;
-            } else {
-                take(out, data, &mut o, rec, end)?;
-                next_out = end;
-            }
+            copy_stream_record_data(out, data, &mut o, rec, end, layout, offs)?;
+            next_out = end;
         }
-        if stream_ended_at.is_none() {
-            // Trailing garbage up to the heap top.
-            let heap_top = usize::from(self.header.heap_top);
-            let rest = data.len() - o;
-            if heap_top < next_out || rest > heap_top - next_out {
-                return Err(bad("PAGE_HEAP_TOP", PAGE_HEAP_TOP, format!("the stream holds {rest} bytes beyond the records; the heap ends at {heap_top}")));
-            }
-            // A damaged PAGE_HEAP_TOP may lie past the page itself.
-            let (Some(dst), Some(src)) = (out.get_mut(next_out..next_out + rest), data.get(o..))
-            else {
-                return Err(bad(
-                    "PAGE_HEAP_TOP",
-                    PAGE_HEAP_TOP,
-                    format!(
-                        "the heap top {heap_top} lies past the {}-byte page",
-                        out.len()
-                    ),
-                ));
-            };
-            dst.copy_from_slice(src);
+        self.copy_trailing_garbage(out, data.get(o..).unwrap_or_default(), next_out)?;
+        Ok(heap_status)
+    }
+
+    /// Copies `rest`, what the stream holds after its last record (bytes
+    /// of purged records), to `next_out`, up to the heap top.
+    fn copy_trailing_garbage(
+        &self,
+        out: &mut [u8],
+        rest: &[u8],
+        next_out: usize,
+    ) -> Result<(), FormatError> {
+        let heap_top = usize::from(self.header.heap_top);
+        let n = rest.len();
+        if heap_top < next_out || n > heap_top - next_out {
+            return Err(bad(
+                "PAGE_HEAP_TOP",
+                PAGE_HEAP_TOP,
+                format!(
+                    "the stream holds {n} bytes beyond the records; the heap ends at {heap_top}"
+                ),
+            ));
         }
+        // A damaged PAGE_HEAP_TOP may lie past the page itself.
+        let page_len = out.len();
+        let dst = out.get_mut(next_out..next_out + n).ok_or_else(|| {
+            bad(
+                "PAGE_HEAP_TOP",
+                PAGE_HEAP_TOP,
+                format!("the heap top {heap_top} lies past the {page_len}-byte page"),
+            )
+        })?;
+        dst.copy_from_slice(rest);
+        Ok(())
+    }
 
-        // The modification log.
-        let mlog_start = PAGE_DATA + stream_bytes;
-        let mlog_limit = trailer_start.min(zip.len() - 1);
-        let (mlog_end, logged) = apply_log(
-            zip,
-            mlog_start,
-            mlog_limit,
-            &recs,
-            &index,
-            leaf,
-            clustered,
-            &mut heap_status,
-            out,
-            &mut offs,
-        )?;
-
-        // The uncompressed columns, in heap order.
+    /// Puts back the columns stored uncompressed at the end of the zip
+    /// page, record by record in heap order: child page numbers on a
+    /// node-pointer page; `DB_TRX_ID`+`DB_ROLL_PTR` and BLOB pointers on a
+    /// clustered leaf (zeros for the BLOB pointers of garbage records,
+    /// `free`). BLOB pointers must not reach back into the modification log
+    /// ending at `mlog_end`. Returns where the BLOB pointers begin.
+    fn restore_uncompressed_columns(
+        &self,
+        recs: &[usize],
+        free: &[usize],
+        mlog_end: usize,
+        layout: &RecordLayout<'_>,
+        out: &mut [u8],
+        offs: &mut Offsets,
+    ) -> Result<usize, FormatError> {
+        let zip = self.page;
+        let n_dense = self.n_dense();
         let mut storage = zip.len() - n_dense * PAGE_ZIP_DIR_SLOT_SIZE;
-        let free: Vec<usize> = garbage.iter().map(|d| usize::from(d.offset)).collect();
         let mut externs = storage.saturating_sub(n_dense * TRX);
-        for &rec in &recs {
-            page_offsets(&index, !leaf, out, rec, &mut offs)?;
+        for &rec in recs {
+            page_offsets(layout.index, !layout.leaf, out, rec, offs)?;
             let end = rec + offs.data();
-            if end > size {
+            if end > self.logical {
                 return Err(bad("record", rec, "record runs past the page"));
             }
-            if !leaf {
+            if !layout.leaf {
                 storage -= REC_NODE_PTR_SIZE;
                 let child = slice(zip, storage, REC_NODE_PTR_SIZE, "node pointer")?;
                 write_at(out, end - REC_NODE_PTR_SIZE, child, "node pointer")?;
-            } else if let Some(t) = index.trx_id_col.filter(|_| clustered) {
+            } else if let Some(t) = layout.trx_id_col() {
                 let (start, _, _) = offs
                     .field(t)
                     .ok_or_else(|| bad("DB_TRX_ID", rec, "no DB_TRX_ID column"))?;
@@ -472,40 +526,63 @@ impl<'a> ZipPage<'a> {
                 )?;
                 if offs.any_extern() {
                     let exists = !free.contains(&rec);
-                    for i in 0..offs.ends.len() {
-                        let Some((start, len, true)) = offs.field(i) else {
-                            continue;
-                        };
-                        let dst = rec + start + len - BTR_EXTERN_FIELD_REF_SIZE;
-                        if exists {
-                            externs = externs
-                                .checked_sub(BTR_EXTERN_FIELD_REF_SIZE)
-                                .filter(|&e| e >= mlog_end)
-                                .ok_or_else(|| {
-                                    bad(
-                                        "BLOB pointer",
-                                        externs,
-                                        "BLOB pointers run into the modification log",
-                                    )
-                                })?;
-                            let pointer =
-                                slice(zip, externs, BTR_EXTERN_FIELD_REF_SIZE, "BLOB pointer")?;
-                            write_at(out, dst, pointer, "BLOB pointer")?;
-                        } else {
-                            slice_mut(out, dst, BTR_EXTERN_FIELD_REF_SIZE, "BLOB pointer")?.fill(0);
-                        }
-                    }
+                    externs =
+                        self.restore_blob_pointers(out, rec, offs, exists, externs, mlog_end)?;
                 }
             }
         }
-        let trailer_begin = if clustered {
-            externs.min(trailer_start)
-        } else {
-            trailer_start
-        };
+        Ok(externs)
+    }
 
-        // Record headers: list links, info bits, n_owned (page_zip_set_extra_bytes).
-        let mut info = if !leaf && self.header_prev_is_null() {
+    /// Puts back the BLOB pointers of the record at `rec` (field places in
+    /// `offs`), taken from below `externs` when the record `exists` (is not
+    /// in the garbage list), else zeros. Returns where the pointers taken
+    /// begin.
+    fn restore_blob_pointers(
+        &self,
+        out: &mut [u8],
+        rec: usize,
+        offs: &Offsets,
+        exists: bool,
+        mut externs: usize,
+        mlog_end: usize,
+    ) -> Result<usize, FormatError> {
+        for i in 0..offs.ends.len() {
+            let Some((start, len, true)) = offs.field(i) else {
+                continue;
+            };
+            let dst = rec + start + len - BTR_EXTERN_FIELD_REF_SIZE;
+            if exists {
+                externs = externs
+                    .checked_sub(BTR_EXTERN_FIELD_REF_SIZE)
+                    .filter(|&e| e >= mlog_end)
+                    .ok_or_else(|| {
+                        bad(
+                            "BLOB pointer",
+                            externs,
+                            "BLOB pointers run into the modification log",
+                        )
+                    })?;
+                let pointer = slice(
+                    self.page,
+                    externs,
+                    BTR_EXTERN_FIELD_REF_SIZE,
+                    "BLOB pointer",
+                )?;
+                write_at(out, dst, pointer, "BLOB pointer")?;
+            } else {
+                slice_mut(out, dst, BTR_EXTERN_FIELD_REF_SIZE, "BLOB pointer")?.fill(0);
+            }
+        }
+        Ok(externs)
+    }
+
+    /// Writes the record headers of the `live` records in list order
+    /// (`page_zip_set_extra_bytes`): next-record links from the infimum to
+    /// the supremum, the deleted and min-rec info bits, and `n_owned` of
+    /// each record owning a directory slot.
+    fn link_records(&self, out: &mut [u8], live: &[DenseSlot]) -> Result<(), FormatError> {
+        let mut info = if self.header.level > 0 && self.header_prev_is_null() {
             REC_INFO_MIN_REC_FLAG
         } else {
             0
@@ -536,28 +613,10 @@ impl<'a> ZipPage<'a> {
             &[n_owned],
             "n_owned",
         )?;
-        if n_recs == 0 {
+        if self.header.n_recs == 0 {
             set_next(out, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM)?;
         }
-        // The garbage list, in dense directory order.
-        let mut last = None;
-        for &f in &free {
-            write_at(out, f - REC_N_NEW_EXTRA_BYTES, &[0], "info bits")?;
-            if let Some(p) = last {
-                set_next(out, p, f)?;
-            }
-            last = Some(f);
-        }
-        if let Some(p) = last {
-            write_at(out, p - 2, &0u16.to_be_bytes(), "next record")?;
-        }
-        Ok(ZipSpace {
-            stream_bytes,
-            mlog_bytes: mlog_end - mlog_start,
-            trailer_bytes: zip.len() - trailer_begin,
-            free_bytes: trailer_begin.saturating_sub(mlog_end),
-            logged_records: logged,
-        })
+        Ok(())
     }
 
     fn header_prev_is_null(&self) -> bool {
@@ -568,6 +627,114 @@ impl<'a> ZipPage<'a> {
         )
         .is_ok_and(|p| p == crate::FIL_NULL)
     }
+}
+
+/// The index layout of the page being rebuilt, and which of its columns
+/// the zip page stores outside the stream.
+struct RecordLayout<'i> {
+    index: &'i ZipIndex,
+    /// A leaf page (else node pointers, each ending in a child page number).
+    leaf: bool,
+    /// A clustered leaf: `DB_TRX_ID`+`DB_ROLL_PTR` and BLOB pointers are
+    /// stored uncompressed.
+    clustered: bool,
+}
+
+impl RecordLayout<'_> {
+    /// The position of `DB_TRX_ID` on a clustered leaf.
+    fn trx_id_col(&self) -> Option<usize> {
+        self.index.trx_id_col.filter(|_| self.clustered)
+    }
+}
+
+/// Writes the infimum and supremum records (always the same bytes).
+fn write_infimum_and_supremum(out: &mut [u8]) -> Result<(), FormatError> {
+    write_at(
+        out,
+        PAGE_NEW_INFIMUM - REC_N_NEW_EXTRA_BYTES,
+        &INFIMUM,
+        "infimum",
+    )?;
+    write_at(
+        out,
+        PAGE_NEW_SUPREMUM - REC_N_NEW_EXTRA_BYTES + 1,
+        &SUPREMUM,
+        "supremum",
+    )
+}
+
+/// Copies the data of the record at `rec`, ending at `end`, from the
+/// stream `data` (read position `o`), leaving zeros where the columns
+/// stored uncompressed go: the child page number of a node pointer, and
+/// `DB_TRX_ID`+`DB_ROLL_PTR` and BLOB pointers on a clustered leaf.
+// Inlined: called for every record of the page.
+#[inline(always)]
+fn copy_stream_record_data(
+    out: &mut [u8],
+    data: &[u8],
+    o: &mut usize,
+    rec: usize,
+    end: usize,
+    layout: &RecordLayout<'_>,
+    offs: &Offsets,
+) -> Result<(), FormatError> {
+    if !layout.leaf {
+        return take(out, data, o, rec, end - REC_NODE_PTR_SIZE);
+    }
+    let Some(t) = layout.trx_id_col() else {
+        return take(out, data, o, rec, end);
+    };
+    let mut next_out = rec;
+    for i in 0..offs.ends.len() {
+        let Some((start, len, ext)) = offs.field(i) else {
+            break;
+        };
+        if i == t {
+            if len < TRX || ext {
+                return Err(bad(
+                    "DB_TRX_ID",
+                    rec + start,
+                    "the DB_TRX_ID column is too short",
+                ));
+            }
+            take(out, data, o, next_out, rec + start)?;
+            next_out = rec + start + TRX;
+        } else if ext {
+            if len < BTR_EXTERN_FIELD_REF_SIZE {
+                return Err(bad(
+                    "BLOB pointer",
+                    rec + start,
+                    "an external column shorter than its pointer",
+                ));
+            }
+            take(
+                out,
+                data,
+                o,
+                next_out,
+                rec + start + len - BTR_EXTERN_FIELD_REF_SIZE,
+            )?;
+            next_out = rec + start + len;
+        }
+    }
+    take(out, data, o, next_out, end)
+}
+
+/// Links the garbage list in dense directory order (`free`), clearing each
+/// record's info bits and ending the list with a zero link.
+fn link_garbage_list(out: &mut [u8], free: &[usize]) -> Result<(), FormatError> {
+    let mut last = None;
+    for &f in free {
+        write_at(out, f - REC_N_NEW_EXTRA_BYTES, &[0], "info bits")?;
+        if let Some(p) = last {
+            set_next(out, p, f)?;
+        }
+        last = Some(f);
+    }
+    if let Some(p) = last {
+        write_at(out, p - 2, &0u16.to_be_bytes(), "next record")?;
+    }
+    Ok(())
 }
 
 /// Copies inflated bytes from `data[*o..]` to `out[from..to]`.
@@ -690,47 +857,105 @@ fn page_offsets(
     .ok_or_else(|| bad("record", rec, "null flags and lengths do not fit the page"))
 }
 
-/// Applies the modification log (`page_zip_apply_log`); returns where it ends
-/// (after its end marker) and how many records it wrote.
-#[allow(clippy::too_many_arguments)]
-fn apply_log(
-    zip: &[u8],
+/// The modification log of a zip page: from `start`, just after the zlib
+/// stream, to its end marker, never reaching `limit` (where the columns
+/// stored uncompressed begin). Each entry names a record by its heap number
+/// and either clears it (deleted) or carries its null flags, lengths and
+/// data (`page_zip_apply_log`).
+struct ModificationLog<'z> {
+    zip: &'z [u8],
     start: usize,
     limit: usize,
-    recs: &[usize],
-    index: &ZipIndex,
-    leaf: bool,
-    clustered: bool,
-    heap_status: &mut usize,
-    out: &mut [u8],
-    offs: &mut Offsets,
-) -> Result<(usize, usize), FormatError> {
-    let mut at = start;
-    let mut logged = 0usize;
-    let fail = |at: usize, reason: String| bad("modification log", at, reason);
-    loop {
-        let byte = |i: usize| zip.get(i).copied().filter(|_| i < limit.max(start + 1));
+}
+
+/// An error in the modification log at `at`.
+fn log_error(at: usize, reason: impl Into<String>) -> FormatError {
+    bad("modification log", at, reason)
+}
+
+impl ModificationLog<'_> {
+    /// The log byte at `i`, when it lies before the limit.
+    fn byte(&self, i: usize) -> Option<u8> {
+        self.zip
+            .get(i)
+            .copied()
+            .filter(|_| i < self.limit.max(self.start + 1))
+    }
+
+    /// Applies the log over the page rebuilt so far in `out` (records in
+    /// heap order `recs`; `heap_status`: the heap number and status the
+    /// next new record gets); returns where it ends (after its end marker)
+    /// and how many records it wrote.
+    fn apply(
+        &self,
+        recs: &[usize],
+        layout: &RecordLayout<'_>,
+        heap_status: &mut usize,
+        out: &mut [u8],
+        offs: &mut Offsets,
+    ) -> Result<(usize, usize), FormatError> {
+        let mut at = self.start;
+        let mut logged = 0usize;
+        while let Some(val) = self.entry_header(&mut at)? {
+            let rec = self.entry_record(at, val, recs, heap_status, out)?;
+            logged += 1;
+            if val & 1 != 0 {
+                // The record was deleted: clear its data.
+                page_offsets(layout.index, !layout.leaf, out, rec, offs)?;
+                let end = (rec + offs.data()).min(out.len());
+                if let Some(data) = out.get_mut(rec..end) {
+                    data.fill(0);
+                }
+                continue;
+            }
+            self.copy_record_header(&mut at, rec, layout, out, offs)?;
+            self.copy_record_data(&mut at, rec, layout, out, offs)?;
+        }
+        Ok((at, logged))
+    }
+
+    /// Reads the entry header at `at` (one byte, or two when its high bit
+    /// is set: the heap number less one, shifted left, and the deleted
+    /// bit) and moves `at` past it; `None` at the end marker (a zero byte).
+    fn entry_header(&self, at: &mut usize) -> Result<Option<usize>, FormatError> {
         let mut val = usize::from(
-            byte(at)
-                .ok_or_else(|| fail(at, "the log runs into the uncompressed columns".into()))?,
+            self.byte(*at)
+                .ok_or_else(|| log_error(*at, "the log runs into the uncompressed columns"))?,
         );
-        at += 1;
+        *at += 1;
         if val == 0 {
-            return Ok((at, logged));
+            return Ok(None);
         }
         if val & 0x80 != 0 {
             val = (val & 0x7f) << 8
-                | usize::from(byte(at).ok_or_else(|| fail(at, "truncated entry".into()))?);
-            at += 1;
+                | usize::from(
+                    self.byte(*at)
+                        .ok_or_else(|| log_error(*at, "truncated entry"))?,
+                );
+            *at += 1;
             if val == 0 {
-                return Err(fail(at, "invalid entry".into()));
+                return Err(log_error(*at, "invalid entry"));
             }
         }
+        Ok(Some(val))
+    }
+
+    /// The origin of the record the entry `val` read before `at` names,
+    /// after giving it its heap number: a record not yet written must be
+    /// the next one of the heap (`heap_status` then moves on).
+    fn entry_record(
+        &self,
+        at: usize,
+        val: usize,
+        recs: &[usize],
+        heap_status: &mut usize,
+        out: &mut [u8],
+    ) -> Result<usize, FormatError> {
         let rec = (val >> 1)
             .checked_sub(1)
             .and_then(|s| recs.get(s).copied())
             .ok_or_else(|| {
-                fail(
+                log_error(
                     at,
                     format!(
                         "entry for heap number {} of {}",
@@ -741,87 +966,119 @@ fn apply_log(
             })?;
         let hs = (((val >> 1) + 1) << 3) | (*heap_status & 7);
         if hs > *heap_status {
-            return Err(fail(at, "entry for a record beyond the heap".into()));
+            return Err(log_error(at, "entry for a record beyond the heap"));
         } else if hs == *heap_status {
             if val & 1 != 0 {
-                return Err(fail(at, "clears a record that was never written".into()));
+                return Err(log_error(at, "clears a record that was never written"));
             }
             *heap_status += 1 << 3;
         }
         write_heap_status(out, rec, hs)?;
-        logged += 1;
-        if val & 1 != 0 {
-            // The record was deleted: clear its data.
-            page_offsets(index, !leaf, out, rec, offs)?;
-            let end = (rec + offs.data()).min(out.len());
-            if let Some(data) = out.get_mut(rec..end) {
-                data.fill(0);
-            }
-            continue;
-        }
-        // Null flags and lengths, stored forward in the log.
-        let base = at;
-        rec_offsets(index, !leaf, |i| byte(base + i), offs)
-            .ok_or_else(|| fail(at, "truncated null flags or lengths".into()))?;
+        Ok(rec)
+    }
+
+    /// Copies the null flags and lengths of the record at `rec`, stored
+    /// forward in the log from `at`, backward from the record header on
+    /// the page; reads the record's field places into `offs`.
+    fn copy_record_header(
+        &self,
+        at: &mut usize,
+        rec: usize,
+        layout: &RecordLayout<'_>,
+        out: &mut [u8],
+        offs: &mut Offsets,
+    ) -> Result<(), FormatError> {
+        let base = *at;
+        rec_offsets(layout.index, !layout.leaf, |i| self.byte(base + i), offs)
+            .ok_or_else(|| log_error(*at, "truncated null flags or lengths"))?;
         let n_extra = offs.extra - REC_N_NEW_EXTRA_BYTES;
         if rec < offs.extra {
-            return Err(fail(at, "record header before the page".into()));
+            return Err(log_error(*at, "record header before the page"));
         }
-        let src = zip
+        let src = self
+            .zip
             .get(base..base + n_extra)
-            .ok_or_else(|| fail(at, "truncated entry".into()))?;
+            .ok_or_else(|| log_error(*at, "truncated entry"))?;
         // Forward in the log, backward from the record header on the page.
         let dst = slice_mut(out, rec - offs.extra, n_extra, "record header")?;
         for (d, &s) in dst.iter_mut().rev().zip(src) {
             *d = s;
         }
-        at += n_extra;
+        *at += n_extra;
+        Ok(())
+    }
+
+    /// Copies the data of the record at `rec` (field places in `offs`)
+    /// from the log at `at`, leaving out the columns stored uncompressed.
+    fn copy_record_data(
+        &self,
+        at: &mut usize,
+        rec: usize,
+        layout: &RecordLayout<'_>,
+        out: &mut [u8],
+        offs: &Offsets,
+    ) -> Result<(), FormatError> {
         let end = rec + offs.data();
         if end > out.len() {
-            return Err(fail(at, "record runs past the page".into()));
+            return Err(log_error(*at, "record runs past the page"));
         }
-        // Copies the next bytes of the log to `out[from..to]`.
-        let mut copy = |from: usize, to: usize, at: &mut usize| -> Result<(), FormatError> {
-            // A DB_TRX_ID shorter than its 13 bytes, or an external field
-            // shorter than its pointer, ends before the gap it leaves.
-            let len = to.checked_sub(from).ok_or_else(|| {
-                fail(
-                    *at,
-                    format!("fields overlap at {to} in the record at {rec}"),
-                )
-            })?;
-            if *at + len >= limit.max(start + 1) {
-                return Err(fail(*at, "record data runs past the log".into()));
-            }
-            write_at(
-                out,
-                from,
-                slice(zip, *at, len, "modification log")?,
-                "record",
-            )?;
-            *at += len;
-            Ok(())
+        if !layout.leaf {
+            return self.copy(out, rec, end - REC_NODE_PTR_SIZE, at, rec);
+        }
+        let Some(t) = layout.trx_id_col() else {
+            return self.copy(out, rec, end, at, rec);
         };
-        if !leaf {
-            copy(rec, end - REC_NODE_PTR_SIZE, &mut at)?;
-        } else if let Some(t) = index.trx_id_col.filter(|_| clustered) {
-            let mut next = rec;
-            for i in 0..offs.ends.len() {
-                let Some((s, len, ext)) = offs.field(i) else {
-                    break;
-                };
-                if i == t {
-                    copy(next, rec + s, &mut at)?;
-                    next = rec + s + TRX;
-                } else if ext {
-                    copy(next, rec + s + len - BTR_EXTERN_FIELD_REF_SIZE, &mut at)?;
-                    next = rec + s + len;
-                }
+        let mut next = rec;
+        for i in 0..offs.ends.len() {
+            let Some((s, len, ext)) = offs.field(i) else {
+                break;
+            };
+            if i == t {
+                self.copy(out, next, rec + s, at, rec)?;
+                next = rec + s + TRX;
+            } else if ext {
+                self.copy(
+                    out,
+                    next,
+                    rec + s + len - BTR_EXTERN_FIELD_REF_SIZE,
+                    at,
+                    rec,
+                )?;
+                next = rec + s + len;
             }
-            copy(next, end, &mut at)?;
-        } else {
-            copy(rec, end, &mut at)?;
         }
+        self.copy(out, next, end, at, rec)
+    }
+
+    /// Copies the next bytes of the log, at `at`, to `out[from..to]` (part
+    /// of the record at `rec`).
+    fn copy(
+        &self,
+        out: &mut [u8],
+        from: usize,
+        to: usize,
+        at: &mut usize,
+        rec: usize,
+    ) -> Result<(), FormatError> {
+        // A DB_TRX_ID shorter than its 13 bytes, or an external field
+        // shorter than its pointer, ends before the gap it leaves.
+        let len = to.checked_sub(from).ok_or_else(|| {
+            log_error(
+                *at,
+                format!("fields overlap at {to} in the record at {rec}"),
+            )
+        })?;
+        if *at + len >= self.limit.max(self.start + 1) {
+            return Err(log_error(*at, "record data runs past the log"));
+        }
+        write_at(
+            out,
+            from,
+            slice(self.zip, *at, len, "modification log")?,
+            "record",
+        )?;
+        *at += len;
+        Ok(())
     }
 }
 

@@ -211,51 +211,19 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             Value::UInt(if y == 0 { 0 } else { 1900 + y })
         }
         (DATA_INT, mysql::DATE | mysql::NEWDATE) if b.len() == 3 => {
-            let v = be(b) ^ if unsigned { 0 } else { 0x80_0000 };
-            Value::Text(format!("{:04}-{:02}-{:02}", v >> 9, (v >> 5) & 15, v & 31))
+            Value::Text(date(be(b) ^ if unsigned { 0 } else { 0x80_0000 }))
         }
         // The temporal formats before MySQL 5.6 (integers).
         (DATA_INT, mysql::DATETIME) if b.len() == 8 => {
-            let v = be(b) ^ if unsigned { 0 } else { 1 << 63 };
-            let (d, t) = (v / 1_000_000, v % 1_000_000);
-            Value::Text(format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-                d / 10000,
-                (d / 100) % 100,
-                d % 100,
-                t / 10000,
-                (t / 100) % 100,
-                t % 100
-            ))
+            Value::Text(old_datetime(be(b) ^ if unsigned { 0 } else { 1 << 63 }))
         }
         (DATA_INT, mysql::TIMESTAMP) if b.len() == 4 => Value::Text(timestamp(
             (be(b) ^ if unsigned { 0 } else { 1 << 31 }) as i64,
             0,
             0,
         )),
-        (DATA_INT, mysql::TIME) if b.len() == 3 => {
-            let v = ((be(b) ^ 0x80_0000) as i64) << 40 >> 40;
-            let (neg, v) = (v < 0, v.unsigned_abs());
-            Value::Text(format!(
-                "{}{:02}:{:02}:{:02}",
-                if neg { "-" } else { "" },
-                v / 10000,
-                (v / 100) % 100,
-                v % 100
-            ))
-        }
-        (DATA_INT, _) if (1..=8).contains(&b.len()) => {
-            let v = be(b);
-            if unsigned {
-                Value::UInt(v)
-            } else {
-                let bits = 8 * b.len() as u32;
-                let flipped = v ^ (1u64 << (bits - 1));
-                // Sign-extend.
-                let shift = 64 - bits;
-                Value::Int(((flipped << shift) as i64) >> shift)
-            }
-        }
+        (DATA_INT, mysql::TIME) if b.len() == 3 => Value::Text(old_time(b)),
+        (DATA_INT, _) if (1..=8).contains(&b.len()) => integer(b, unsigned),
         (DATA_FLOAT, _) if b.len() == 4 => {
             // The double nearest to the float's shortest decimal form, so
             // that 3.14 shows as 3.14 and not 3.140000104904175.
@@ -266,56 +234,14 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             Value::Float(f64::from_le_bytes(b.try_into().unwrap_or_default()))
         }
         (DATA_FIXBINARY, mysql::DATETIME | mysql::DATETIME2) if b.len() >= 5 => {
-            let (int, frac) = b.split_at_checked(5).unwrap_or((b, &[]));
-            let v = be(int).wrapping_sub(0x80_0000_0000);
-            let ymd = v >> 17;
-            let ym = ymd >> 5;
-            let hms = v & ((1 << 17) - 1);
-            let micros = frac_micros(frac);
-            Value::Text(format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}{}",
-                ym / 13,
-                ym % 13,
-                ymd & 31,
-                hms >> 12,
-                (hms >> 6) & 63,
-                hms & 63,
-                frac_text(micros, frac.len())
-            ))
+            Value::Text(datetime2(b))
         }
         (DATA_FIXBINARY, mysql::TIMESTAMP | mysql::TIMESTAMP2) if b.len() >= 4 => {
             let (int, frac) = b.split_at_checked(4).unwrap_or((b, &[]));
-            let secs = be(int) as i64;
-            let micros = frac_micros(frac);
-            Value::Text(timestamp(secs, micros, frac.len()))
+            Value::Text(timestamp(be(int) as i64, frac_micros(frac), frac.len()))
         }
         (DATA_FIXBINARY, mysql::TIME | mysql::TIME2) if (3..=6).contains(&b.len()) => {
-            // my_time_packed_from_binary: a negative time with a fraction
-            // stores the integer part one lower and the fraction as its complement.
-            let (int, frac) = b.split_at_checked(3).unwrap_or((b, &[]));
-            let n = frac.len();
-            let (int, micros) = if n == 3 {
-                let v = be(b) as i64 - 0x8000_0000_0000;
-                (v >> 24, v - ((v >> 24) << 24))
-            } else {
-                let mut int = be(int) as i64 - 0x80_0000;
-                let mut frac = be(frac) as i64;
-                if int < 0 && frac != 0 {
-                    int += 1;
-                    frac -= 1 << (8 * n);
-                }
-                (int, frac * if n == 1 { 10_000 } else { 100 })
-            };
-            let neg = int < 0 || micros < 0;
-            let (int, micros) = (int.unsigned_abs(), micros.unsigned_abs());
-            Value::Text(format!(
-                "{}{:02}:{:02}:{:02}{}",
-                if neg { "-" } else { "" },
-                (int >> 12) & 1023,
-                (int >> 6) & 63,
-                int & 63,
-                frac_text(micros, n)
-            ))
+            Value::Text(time2(b))
         }
         (DATA_FIXBINARY, mysql::BIT) => Value::UInt(be(b.get(..8).unwrap_or(b))),
         (DATA_BLOB, mysql::JSON) => match crate::value::json_binary::to_text(b) {
@@ -337,6 +263,103 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
         }
         _ => hex(b),
     }
+}
+
+/// An integer of 1 to 8 bytes: big-endian, the sign bit flipped when signed.
+fn integer(b: &[u8], unsigned: bool) -> Value {
+    let v = be(b);
+    if unsigned {
+        Value::UInt(v)
+    } else {
+        let bits = 8 * b.len() as u32;
+        let flipped = v ^ (1u64 << (bits - 1));
+        // Sign-extend.
+        let shift = 64 - bits;
+        Value::Int(((flipped << shift) as i64) >> shift)
+    }
+}
+
+/// A DATE: day (5 bits), month (4 bits) and year in an integer.
+fn date(v: u64) -> String {
+    format!("{:04}-{:02}-{:02}", v >> 9, (v >> 5) & 15, v & 31)
+}
+
+/// A DATETIME before MySQL 5.6.4: the decimal digits YYYYMMDDhhmmss.
+fn old_datetime(v: u64) -> String {
+    let (d, t) = (v / 1_000_000, v % 1_000_000);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        d / 10000,
+        (d / 100) % 100,
+        d % 100,
+        t / 10000,
+        (t / 100) % 100,
+        t % 100
+    )
+}
+
+/// A TIME before MySQL 5.6.4: the decimal digits hhmmss, signed, in 3 bytes.
+fn old_time(b: &[u8]) -> String {
+    let v = ((be(b) ^ 0x80_0000) as i64) << 40 >> 40;
+    let (neg, v) = (v < 0, v.unsigned_abs());
+    format!(
+        "{}{:02}:{:02}:{:02}",
+        if neg { "-" } else { "" },
+        v / 10000,
+        (v / 100) % 100,
+        v % 100
+    )
+}
+
+/// A DATETIME of MySQL 5.6.4+ (`DATETIME2`): 5 bytes of year×13+month,
+/// day, hour, minute and second, then the fraction.
+fn datetime2(b: &[u8]) -> String {
+    let (int, frac) = b.split_at_checked(5).unwrap_or((b, &[]));
+    let v = be(int).wrapping_sub(0x80_0000_0000);
+    let ymd = v >> 17;
+    let ym = ymd >> 5;
+    let hms = v & ((1 << 17) - 1);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}{}",
+        ym / 13,
+        ym % 13,
+        ymd & 31,
+        hms >> 12,
+        (hms >> 6) & 63,
+        hms & 63,
+        frac_text(frac_micros(frac), frac.len())
+    )
+}
+
+/// A TIME of MySQL 5.6.4+ (`TIME2`): 3 bytes of hour, minute and second,
+/// then the fraction.
+fn time2(b: &[u8]) -> String {
+    // my_time_packed_from_binary: a negative time with a fraction
+    // stores the integer part one lower and the fraction as its complement.
+    let (int, frac) = b.split_at_checked(3).unwrap_or((b, &[]));
+    let n = frac.len();
+    let (int, micros) = if n == 3 {
+        let v = be(b) as i64 - 0x8000_0000_0000;
+        (v >> 24, v - ((v >> 24) << 24))
+    } else {
+        let mut int = be(int) as i64 - 0x80_0000;
+        let mut frac = be(frac) as i64;
+        if int < 0 && frac != 0 {
+            int += 1;
+            frac -= 1 << (8 * n);
+        }
+        (int, frac * if n == 1 { 10_000 } else { 100 })
+    };
+    let neg = int < 0 || micros < 0;
+    let (int, micros) = (int.unsigned_abs(), micros.unsigned_abs());
+    format!(
+        "{}{:02}:{:02}:{:02}{}",
+        if neg { "-" } else { "" },
+        (int >> 12) & 1023,
+        (int >> 6) & 63,
+        int & 63,
+        frac_text(micros, n)
+    )
 }
 
 /// A VECTOR (little-endian 4-byte floats) as MySQL's `VECTOR_TO_STRING`
@@ -425,72 +448,6 @@ impl RollPtr {
     }
 }
 
-/// A DECIMAL(`precision`, `scale`) in MySQL's binary form (`decimal2bin`):
-/// groups of 9 digits in 4 bytes, leftover digits in 1–4 bytes, the sign
-/// in the first bit, negative numbers stored inverted.
-pub fn decode_decimal(b: &[u8], precision: usize, scale: usize) -> Option<String> {
-    /// Bytes of a group of `digits` (at most 9) leftover digits (`dig2bytes`).
-    fn dig2bytes(digits: usize) -> usize {
-        match digits {
-            0 => 0,
-            1 | 2 => 1,
-            3 | 4 => 2,
-            5 | 6 => 3,
-            _ => 4,
-        }
-    }
-    let intg = precision.checked_sub(scale)?;
-    let (intg0, intg0x) = (intg / 9, intg % 9);
-    let (frac0, frac0x) = (scale / 9, scale % 9);
-    let size = intg0 * 4 + dig2bytes(intg0x) + frac0 * 4 + dig2bytes(frac0x);
-    if b.len() != size {
-        return None;
-    }
-    let mut buf = b.to_vec();
-    let first = buf.first_mut()?;
-    let negative = *first & 0x80 == 0;
-    *first ^= 0x80;
-    if negative {
-        for x in &mut buf {
-            *x = !*x;
-        }
-    }
-    // The groups add up to `size`, the length of `buf`.
-    let mut rest: &[u8] = &buf;
-    let mut take = |n: usize| -> u64 {
-        let (group, after) = rest.split_at_checked(n).unwrap_or((rest, &[]));
-        rest = after;
-        be(group)
-    };
-    let mut int = String::new();
-    if intg0x > 0 {
-        int.push_str(&take(dig2bytes(intg0x)).to_string());
-    }
-    for _ in 0..intg0 {
-        let v = take(4);
-        if int.is_empty() {
-            int.push_str(&v.to_string());
-        } else {
-            int.push_str(&format!("{v:09}"));
-        }
-    }
-    let int = int.trim_start_matches('0');
-    let mut frac = String::new();
-    for _ in 0..frac0 {
-        frac.push_str(&format!("{:09}", take(4)));
-    }
-    if frac0x > 0 {
-        frac.push_str(&format!("{:0w$}", take(dig2bytes(frac0x)), w = frac0x));
-    }
-    let int = if int.is_empty() { "0" } else { int };
-    let sign = if negative { "-" } else { "" };
-    Some(if scale > 0 {
-        format!("{sign}{int}.{frac}")
-    } else {
-        format!("{sign}{int}")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,26 +468,6 @@ mod tests {
         assert_eq!(int(&[0x00], false), Value::Int(-128));
         assert_eq!(int(&[0x80, 0, 0, 1], false), Value::Int(1));
         assert_eq!(int(&[0xFF, 0xFF], true), Value::UInt(65535));
-    }
-
-    #[test]
-    fn decimals() {
-        // DECIMAL(4,2) 2.99 and -1.50, as MySQL stores them.
-        assert_eq!(decode_decimal(&[0x82, 0x63], 4, 2).as_deref(), Some("2.99"));
-        assert_eq!(
-            decode_decimal(&[0x7e, 0xcd], 4, 2).as_deref(),
-            Some("-1.50")
-        );
-        // DECIMAL(20,6) -1839506.156249 from the t_types fixture's first row.
-        assert_eq!(
-            decode_decimal(
-                &[0x7F, 0xFF, 0xFF, 0xFF, 0xE3, 0xEE, 0x6D, 0xFD, 0x9D, 0xA6],
-                20,
-                6
-            )
-            .as_deref(),
-            Some("-1839506.156249")
-        );
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! Invalid UTF-8 in strings and keys is replaced by U+FFFD.
 
 use crate::bytes::slice;
-use crate::value::column_value::decode_decimal;
+use crate::value::decimal::decode_decimal;
 use crate::FormatError;
 
 /// Deepest nesting of objects and arrays printed, as the server's
