@@ -2,33 +2,50 @@
 //! entry lives. Index roots, undo and rollback segment headers, TRX_SYS, the
 //! change buffer and dictionary headers carry one per segment they own.
 
+use crate::field::Field;
+use crate::layout::{layout, read_composite, OnDisk};
 use crate::FormatError;
-use binrw::BinRead;
-use serde::Serialize;
 
-/// Size of an `FSEG_HEADER`.
-pub const FSEG_HEADER_SIZE: usize = 10;
-
-/// `FSEG_HEADER` (10 bytes): where a file segment's INODE entry lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, BinRead, Serialize)]
-#[br(big)]
-pub struct FsegHeader {
-    /// `FSEG_HDR_SPACE` (offset 0): space id of the INODE page.
-    pub space: u32,
-    /// `FSEG_HDR_PAGE_NO` (offset 4): INODE page number.
-    pub page_no: u32,
-    /// `FSEG_HDR_OFFSET` (offset 8): byte offset of the INODE entry.
-    pub offset: u16,
+layout! {
+    /// `FSEG_HEADER` (10 bytes): where a file segment's INODE entry lives.
+    pub struct FsegHeader {
+        /// Offset 0 (`FSEG_HDR_SPACE`, 4 bytes): the space id of the INODE page.
+        FSEG_HDR_SPACE @ 0 => space: u32;
+        /// Offset 4 (`FSEG_HDR_PAGE_NO`, 4 bytes): the INODE page.
+        FSEG_HDR_PAGE_NO @ 4 => page_no: u32;
+        /// Offset 8 (`FSEG_HDR_OFFSET`, 2 bytes): the byte offset of the INODE entry.
+        FSEG_HDR_OFFSET @ 8 => offset: u16;
+    }
 }
+
+/// Size of an `FSEG_HEADER` (`FSEG_HEADER_SIZE`).
+pub const FSEG_HEADER_SIZE: usize = FsegHeader::END;
 
 impl FsegHeader {
     /// Reads the header at absolute `offset` of `page`; `field` names it in errors.
-    pub fn parse_at(page: &[u8], offset: usize, field: &'static str) -> Result<Self, FormatError> {
-        let b = crate::bytes::slice(page, offset, FSEG_HEADER_SIZE, field)?;
-        Ok(FsegHeader {
-            space: crate::bytes::u32_at(b, 0, "FSEG_HDR_SPACE")?,
-            page_no: crate::bytes::u32_at(b, 4, "FSEG_HDR_PAGE_NO")?,
-            offset: crate::bytes::u16_at(b, 8, "FSEG_HDR_OFFSET")?,
-        })
+    pub fn parse_at_named(
+        page: &[u8],
+        offset: usize,
+        field: &'static str,
+    ) -> Result<Self, FormatError> {
+        <Self as OnDisk>::read(page, offset, field)
+    }
+}
+
+impl OnDisk for FsegHeader {
+    type Value = FsegHeader;
+    const SIZE: usize = FsegHeader::END;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
+        read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
+    }
+    /// One field: the INODE page as the value, with space, page and offset.
+    fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        Field::with_meaning(
+            offset,
+            Self::SIZE,
+            name,
+            v.page_no.into(),
+            format!("space {} page {} offset {}", v.space, v.page_no, v.offset),
+        )
     }
 }

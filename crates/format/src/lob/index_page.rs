@@ -5,20 +5,26 @@
 //! Allocated when the ten entries of the first page are used up; the
 //! entries join the first page's free list.
 
-use crate::bytes::u8_at;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::layout::layout;
 use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
 use crate::FormatError;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const LOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+layout! {
+    /// The header of a LOB index page (absolute offsets).
+    pub struct LobIndexPage {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        LOB_INDEX_PAGE_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+    }
+}
+
 /// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
-pub const LOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+pub const LOB_INDEX_PAGE_ENTRIES: usize = LobIndexPage::END;
 
 /// The version byte (offset 38) of a LOB index page.
 pub fn version(page: &[u8]) -> Result<u8, FormatError> {
-    u8_at(page, LOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+    LobIndexPage::parse_at(page, 0).map(|h| h.version)
 }
 
 /// Index entries a LOB index page of `page_size` bytes holds (`node_count()`).

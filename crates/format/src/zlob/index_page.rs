@@ -5,20 +5,26 @@
 //! before the FIL trailer. Index pages are chained from the first page's
 //! `OFFSET_INDEX_PAGE_NO` through `FIL_PAGE_NEXT`.
 
-use crate::bytes::u8_at;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::layout::layout;
 use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
 use crate::FormatError;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const ZLOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+layout! {
+    /// The header of a ZLOB index page (absolute offsets).
+    pub struct ZlobIndexPage {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        ZLOB_INDEX_PAGE_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+    }
+}
+
 /// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
-pub const ZLOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+pub const ZLOB_INDEX_PAGE_ENTRIES: usize = ZlobIndexPage::END;
 
 /// The version byte (offset 38) of a ZLOB index page.
 pub fn version(page: &[u8]) -> Result<u8, FormatError> {
-    u8_at(page, ZLOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+    ZlobIndexPage::parse_at(page, 0).map(|h| h.version)
 }
 
 /// Index entries a ZLOB index page of `physical_size` bytes holds
