@@ -69,6 +69,7 @@ mod tests {
             name,
             value,
             meaning: meaning.map(str::to_string),
+            pointer: None,
         }
     }
 

@@ -121,12 +121,27 @@ pub const fn max(a: usize, b: usize) -> usize {
 /// What `points …` in a [`layout!`] declaration does to a field.
 pub mod points {
     use super::{Field, PageContext};
+    use crate::field::Pointer;
 
     /// The value is a page number of this tablespace; `FIL_NULL` points nowhere.
     pub fn page(f: &mut Field, value: &u32, _ctx: &PageContext) {
         if *value == crate::FIL_NULL {
             f.meaning = Some("FIL_NULL".into());
+        } else {
+            f.pointer = Some(Pointer::Page(*value));
         }
+    }
+
+    /// The value is a file segment id; 0 (an unused slot) points nowhere.
+    pub fn segment(f: &mut Field, value: &u64, _ctx: &PageContext) {
+        if *value != 0 {
+            f.pointer = Some(Pointer::Segment(*value));
+        }
+    }
+
+    /// The value is a roll pointer (`DB_ROLL_PTR`, 7 bytes).
+    pub fn roll_ptr(f: &mut Field, value: &u64, _ctx: &PageContext) {
+        f.pointer = Some(Pointer::roll_ptr(*value));
     }
 }
 
@@ -273,6 +288,7 @@ mod tests {
             ]
         );
         assert_eq!(f[1].meaning.as_deref(), Some("FIL_NULL"));
+        assert_eq!(f[1].pointer, None);
         assert_eq!(f[3].meaning.as_deref(), Some("twice 42"));
         // A short buffer: the error names the first field that does not fit.
         assert_eq!(

@@ -287,7 +287,7 @@ fn xdes_sections(image: &[u8], ctx: &PageContext) -> Vec<Section> {
             let first = ctx.page_no as usize + i * es;
             Section {
                 title: format!("XDES entry {i}: pages {first}..{}", first + es - 1),
-                fields: e.fields_at(XdesEntry::offset_of(i, es), ctx),
+                fields: e.fields_at(XdesEntry::offset_of(i, es), first as u32, ctx),
             }
         })
         .collect()

@@ -1,6 +1,6 @@
 //! File lists (`fut0lst.h`): addresses, list base nodes and list nodes.
 
-use crate::field::Field;
+use crate::field::{Field, PageAddr, Pointer};
 use crate::layout::{layout, read_composite, OnDisk};
 use crate::FormatError;
 
@@ -33,6 +33,11 @@ impl FilAddr {
     pub fn parse(bytes: &[u8]) -> Result<Self, FormatError> {
         Self::parse_at(bytes, 0)
     }
+
+    /// The address as a pointer target, `None` when null.
+    pub fn addr(&self) -> Option<PageAddr> {
+        PageAddr::of(self.page, self.byte)
+    }
 }
 
 impl std::fmt::Display for FilAddr {
@@ -51,9 +56,18 @@ impl OnDisk for FilAddr {
     fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
         read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
     }
-    /// One field: its page number as the value, the address as the meaning.
+    /// One field: its page number as the value, pointing at the address;
+    /// a null address points nowhere and says so.
     fn field(v: &Self, offset: usize, name: &'static str) -> Field {
-        Field::with_meaning(offset, Self::SIZE, name, v.page.into(), v.to_string())
+        match v.addr() {
+            Some(a) => Field::new(offset, Self::SIZE, name, v.page.into()).pointing(Some(
+                Pointer::FileAddr {
+                    page: a.page,
+                    offset: a.offset,
+                },
+            )),
+            None => Field::with_meaning(offset, Self::SIZE, name, v.page.into(), "null"),
+        }
     }
 }
 
@@ -92,14 +106,23 @@ impl OnDisk for FlstBase {
     fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
         read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
     }
-    /// One field: the list length as the value, with its first and last node.
+    /// One field: the list length as the value, with its first and last
+    /// node, pointing at the list unless it has neither.
     fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        let (first, last) = (v.first.addr(), v.last.addr());
         Field::with_meaning(
             offset,
             Self::SIZE,
             name,
             v.len.into(),
             format!("len {}, first {}, last {}", v.len, v.first, v.last),
+        )
+        .pointing(
+            (first.is_some() || last.is_some()).then_some(Pointer::ListBase {
+                len: v.len,
+                first,
+                last,
+            }),
         )
     }
 }
@@ -136,8 +159,10 @@ impl OnDisk for FlstNode {
     fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
         read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
     }
-    /// One field: the next node's page as the value, with both links.
+    /// One field: the next node's page as the value, with both links,
+    /// pointing at them unless both are null.
     fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        let (prev, next) = (v.prev.addr(), v.next.addr());
         Field::with_meaning(
             offset,
             Self::SIZE,
@@ -145,6 +170,7 @@ impl OnDisk for FlstNode {
             v.next.page.into(),
             format!("prev {}, next {}", v.prev, v.next),
         )
+        .pointing((prev.is_some() || next.is_some()).then_some(Pointer::ListNode { prev, next }))
     }
 }
 
@@ -165,6 +191,9 @@ mod tests {
         assert!(base.last.is_null());
         let f = <FlstBase as OnDisk>::field(&base, 100, "FSP_FREE");
         assert_eq!(f.meaning.as_deref(), Some("len 1, first 0:198, last null"));
+        assert_eq!(f.pointer.and_then(|p| p.page_in(0)), Some(0));
+        let empty = <FlstBase as OnDisk>::field(&FlstBase::EMPTY, 100, "FSP_FREE");
+        assert_eq!(empty.pointer, None);
         // Too short: the outer field is named.
         assert!(matches!(
             <FlstBase as OnDisk>::read(&b, 1, "FSP_FREE"),

@@ -2,7 +2,7 @@
 //! entry lives. Index roots, undo and rollback segment headers, TRX_SYS, the
 //! change buffer and dictionary headers carry one per segment they own.
 
-use crate::field::Field;
+use crate::field::{Field, Pointer};
 use crate::layout::{layout, read_composite, OnDisk};
 use crate::FormatError;
 
@@ -38,14 +38,20 @@ impl OnDisk for FsegHeader {
     fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
         read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
     }
-    /// One field: the INODE page as the value, with space, page and offset.
+    /// One field: the INODE page as the value, pointing at the INODE entry
+    /// (the meaning names the space); no entry starts at offset 0, so an
+    /// all-zero header, as on a non-root index page, points nowhere and its
+    /// meaning gives all three numbers.
     fn field(v: &Self, offset: usize, name: &'static str) -> Field {
-        Field::with_meaning(
-            offset,
-            Self::SIZE,
-            name,
-            v.page_no.into(),
-            format!("space {} page {} offset {}", v.space, v.page_no, v.offset),
-        )
+        let pointer =
+            (v.offset != 0 && v.page_no != crate::FIL_NULL).then_some(Pointer::FileAddr {
+                page: v.page_no,
+                offset: v.offset,
+            });
+        let meaning = match pointer {
+            Some(_) => format!("space {}", v.space),
+            None => format!("space {} page {} offset {}", v.space, v.page_no, v.offset),
+        };
+        Field::with_meaning(offset, Self::SIZE, name, v.page_no.into(), meaning).pointing(pointer)
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::bytes::{slice, u32_at};
 use crate::context::PageContext;
-use crate::field::Field;
+use crate::field::{Field, Pointer};
 use crate::fsp::flst::{FlstBase, FlstNode};
 use crate::layout::layout;
 use crate::FormatError;
@@ -30,7 +30,7 @@ layout! {
     /// start; the fragment array (`FSEG_FRAG_ARR`) follows it.
     pub struct InodeFixed {
         /// Offset 0 (`FSEG_ID`, 8 bytes): the segment id; 0 for an unused slot.
-        FSEG_ID @ 0 => id: u64;
+        FSEG_ID @ 0 => id: u64, points segment;
         /// Offset 8 (`FSEG_NOT_FULL_N_USED`, 4 bytes): used pages in the NOT_FULL extents.
         FSEG_NOT_FULL_N_USED @ 8 => not_full_n_used: u32;
         /// Offset 12 (`FSEG_FREE`, list base): the segment's free extents.
@@ -164,21 +164,24 @@ impl<'a> Inode<'a> {
 
     /// The entry's fields for display at their absolute offsets: the
     /// declared fixed part, then the fragment array as the count of pages
-    /// in use, listed.
+    /// in use, listed, pointing at the first.
     pub fn fields_at(&self, ctx: &PageContext) -> Vec<Field> {
         let frag: Vec<String> = self.frag_pages().map(|p| p.to_string()).collect();
         let mut out = self.fixed.fields_at(self.offset, ctx);
-        out.push(Field::with_meaning(
-            self.offset + FSEG_FRAG_ARR,
-            4 * frag_slots(self.extent_size),
-            "FSEG_FRAG_ARR",
-            frag.len() as u64,
-            if frag.is_empty() {
-                "no fragment pages".to_string()
-            } else {
-                format!("pages {}", frag.join(", "))
-            },
-        ));
+        out.push(
+            Field::with_meaning(
+                self.offset + FSEG_FRAG_ARR,
+                4 * frag_slots(self.extent_size),
+                "FSEG_FRAG_ARR",
+                frag.len() as u64,
+                if frag.is_empty() {
+                    "no fragment pages".to_string()
+                } else {
+                    format!("pages {}", frag.join(", "))
+                },
+            )
+            .pointing(self.frag_pages().next().map(Pointer::Page)),
+        );
         out
     }
 

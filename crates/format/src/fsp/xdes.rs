@@ -7,7 +7,7 @@
 
 use crate::bytes::slice;
 use crate::context::PageContext;
-use crate::field::Field;
+use crate::field::{Field, Pointer};
 use crate::fsp::flst::FlstNode;
 use crate::layout::{layout, OnDisk};
 use crate::FormatError;
@@ -171,9 +171,11 @@ impl<'a> XdesEntry<'a> {
     }
 
     /// The entry's fields for display, the entry starting at absolute
-    /// `base`: the declared fixed part, then the bitmap as the count of used
-    /// pages with the free ones listed.
-    pub fn fields_at(&self, base: usize, ctx: &PageContext) -> Vec<Field> {
+    /// `base` and describing the extent that starts at page `first_page`:
+    /// the declared fixed part, then the bitmap as the count of used pages
+    /// with the free ones listed. The fields with no pointer of their own
+    /// point at the extent.
+    pub fn fields_at(&self, base: usize, first_page: u32, ctx: &PageContext) -> Vec<Field> {
         let free: Vec<usize> = (0..self.extent_size)
             .filter(|&i| self.is_page_free(i))
             .collect();
@@ -185,6 +187,9 @@ impl<'a> XdesEntry<'a> {
             self.used_pages() as u64,
             format!("{} used; free: {}", self.used_pages(), ranges(&free)),
         ));
+        for f in &mut out {
+            f.pointer = f.pointer.or(Some(Pointer::Extent(first_page)));
+        }
         out
     }
 

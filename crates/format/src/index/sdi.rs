@@ -28,7 +28,7 @@ layout! {
         SDI_DB_TRX_ID "DB_TRX_ID" @ 12 => trx_id: U48;
         /// Offset 18 (`DB_ROLL_PTR`, 7 bytes): where the undo log keeps the
         /// record's previous version.
-        SDI_DB_ROLL_PTR "DB_ROLL_PTR" @ 18 => roll_ptr: U56;
+        SDI_DB_ROLL_PTR "DB_ROLL_PTR" @ 18 => roll_ptr: U56, points roll_ptr;
         /// Offset 25 (4 bytes): the length of the JSON once inflated. The
         /// server's in-memory index names this column `compressed_len`, but
         /// `ib_sdi_set` writes the uncompressed length here.
