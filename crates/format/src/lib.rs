@@ -14,6 +14,7 @@
 
 #![deny(clippy::indexing_slicing)]
 
+pub mod body;
 pub mod bytes;
 pub mod checksum;
 pub mod compressed_int;
@@ -25,6 +26,7 @@ pub mod fsp;
 pub mod index;
 pub mod layout;
 pub mod lob;
+pub mod section;
 pub mod space_format;
 pub mod sys;
 pub mod undo;

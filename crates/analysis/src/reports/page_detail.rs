@@ -1,4 +1,4 @@
-//! `page`: every decoded header field of one page, with offsets.
+//! `page`: every decoded structure of one page, with offsets: the FIL header and trailer, a page-compressed frame, a ROW_FORMAT=COMPRESSED page's parts, and the body the format crate's dispatch (`innodb_format::body`) decodes.
 
 use crate::reports::page_records::PageRecords;
 use crate::reports::summary::verdict_name;
@@ -7,28 +7,16 @@ use innodb_format::context::PageContext;
 use innodb_format::field::Field;
 use innodb_format::fil::header::FilHeader;
 use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
-use innodb_format::fil::page_type::PageType;
 use innodb_format::fil::trailer::FilTrailer;
-use innodb_format::fsp::header::FspHeader;
-use innodb_format::fsp::inode::{self, Inode, InodePageHeader};
-use innodb_format::fsp::xdes::{self, XdesEntry, XdesState};
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::IndexPage;
-use innodb_format::sys::trx_sys::{
-    doublewrite_offset, Doublewrite, DoublewriteHeader, TRX_SYS_PAGE_NO,
-};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
 use serde::Serialize;
 
-/// A titled group of fields (one on-disk structure).
-#[derive(Debug, Clone, Serialize)]
-pub struct Section {
-    /// The structure's name.
-    pub title: String,
-    /// Its fields.
-    pub fields: Vec<Field>,
-}
+/// A titled group of fields (one on-disk structure), as the format
+/// crate's body decoders give them.
+pub use innodb_format::section::Section;
 
 /// Everything decoded about one page.
 #[derive(Debug, Clone, Serialize)]
@@ -186,29 +174,19 @@ impl PageDetail {
                 image
             };
         if !check.all_zero {
-            if n == 0 {
-                if let Ok(h) = FspHeader::parse(image) {
-                    sections.push(Section {
-                        title: "FSP header".into(),
-                        fields: h.fields_at(0, &ctx),
-                    });
-                }
-            }
-            let is_descriptor_page = n.is_multiple_of(format.physical_page_size() as u32)
-                && (check.page_type == PageType::TYPE_FSP_HDR
-                    || check.page_type == PageType::TYPE_XDES);
-            if is_descriptor_page {
-                sections.extend(xdes_sections(image, &ctx));
-            }
-            if check.page_type == PageType::INODE {
-                sections.extend(inode_sections(image, &ctx));
-            }
+            let body = innodb_format::body::decode(check.page_type, image, &ctx);
+            sections.extend(body.sections);
+            findings.extend(body.problems.iter().map(|e| {
+                Finding::on_page(
+                    FindingKind::Unreadable,
+                    n,
+                    e.offset(),
+                    e.field(),
+                    e.to_string(),
+                )
+            }));
             if check.page_type.is_index_layout(vendor) {
                 let h = IndexHeader::parse(image).map_err(page_err)?;
-                sections.push(Section {
-                    title: "INDEX page header".into(),
-                    fields: h.fields_at(0, &ctx),
-                });
                 let r = PageRecords::new(&mut zip_pages, &IndexPage::new(image, h));
                 findings.extend(r.problems.iter().map(|p| {
                     Finding::on_page(
@@ -220,21 +198,6 @@ impl PageDetail {
                     )
                 }));
                 records = Some(r);
-            }
-            if check.page_type == PageType::TYPE_BLOB {
-                sections.push(blob_section(image, &ctx).map_err(page_err)?);
-            }
-            if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
-                if let (Ok(Some(_)), Some(base)) =
-                    (Doublewrite::parse(image), doublewrite_offset(image.len()))
-                {
-                    if let Ok(h) = DoublewriteHeader::parse_at(image, base) {
-                        sections.push(Section {
-                            title: "TRX_SYS doublewrite".into(),
-                            fields: h.fields_at(base, &ctx),
-                        });
-                    }
-                }
             }
             if !format.is_zip() {
                 sections.push(Section {
@@ -264,54 +227,4 @@ impl PageDetail {
             image: bytes.to_vec(),
         })
     }
-}
-
-/// The part header of an uncompressed BLOB page: the part stored on this
-/// page and the next page of the chain.
-fn blob_section(image: &[u8], ctx: &PageContext) -> Result<Section, innodb_format::FormatError> {
-    use innodb_format::fil::header::FIL_PAGE_DATA;
-    use innodb_format::lob::blob_page::BlobPartHeader;
-    Ok(Section {
-        title: "BLOB page header".into(),
-        fields: BlobPartHeader::parse_at(image, FIL_PAGE_DATA)?.fields_at(FIL_PAGE_DATA, ctx),
-    })
-}
-
-/// One section per extent descriptor in use on a FSP_HDR or XDES page.
-fn xdes_sections(image: &[u8], ctx: &PageContext) -> Vec<Section> {
-    let es = ctx.extent_size;
-    (0..xdes::entries_per_page(ctx.physical_page_size, es))
-        .filter_map(|i| XdesEntry::at(image, i, es).ok().map(|e| (i, e)))
-        .filter(|(_, e)| e.state() != XdesState::NOT_INITED)
-        .map(|(i, e)| {
-            let first = ctx.page_no as usize + i * es;
-            Section {
-                title: format!("XDES entry {i}: pages {first}..{}", first + es - 1),
-                fields: e.fields_at(XdesEntry::offset_of(i, es), first as u32, ctx),
-            }
-        })
-        .collect()
-}
-
-/// The INODE page's list node and one section per segment entry in use.
-fn inode_sections(image: &[u8], ctx: &PageContext) -> Vec<Section> {
-    let mut out = Vec::new();
-    if let Ok(h) = InodePageHeader::parse_at(image, 0) {
-        out.push(Section {
-            title: "INODE page list node".into(),
-            fields: h.fields_at(0, ctx),
-        });
-    }
-    for i in 0..inode::inodes_per_page(image.len(), ctx.extent_size) {
-        let Ok(e) = Inode::at(image, i, ctx.extent_size) else {
-            break;
-        };
-        if e.segment_id() != 0 {
-            out.push(Section {
-                title: format!("INODE entry {i}: segment {}", e.segment_id()),
-                fields: e.fields_at(ctx),
-            });
-        }
-    }
-    out
 }

@@ -4,6 +4,7 @@ use crate::context::PageContext;
 use crate::fsp::flags::FspFlags;
 use crate::fsp::flst::FlstBase;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
 /// Offset of the FSP header on page 0 (`FSP_HEADER_OFFSET`).
@@ -54,6 +55,14 @@ impl FspHeader {
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
         Self::parse_at(page, 0)
     }
+}
+
+/// The FSP header section of page 0.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "FSP header",
+        FspHeader::parse(page).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]

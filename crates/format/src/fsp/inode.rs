@@ -11,6 +11,7 @@ use crate::context::PageContext;
 use crate::field::{Field, Pointer};
 use crate::fsp::flst::{FlstBase, FlstNode};
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
 layout! {
@@ -188,6 +189,25 @@ impl<'a> Inode<'a> {
     /// The fragment pages in use.
     pub fn frag_pages(&self) -> impl Iterator<Item = u32> + 'a {
         self.frag_slots().filter(|&p| p != crate::FIL_NULL)
+    }
+}
+
+/// The INODE page's list node and one section per segment entry in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "INODE page list node",
+        InodePageHeader::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    for i in 0..inodes_per_page(page.len(), ctx.extent_size) {
+        let Some(e) = body.keep(Inode::at(page, i, ctx.extent_size)) else {
+            break;
+        };
+        if e.segment_id() != 0 {
+            body.push(
+                format!("INODE entry {i}: segment {}", e.segment_id()),
+                e.fields_at(ctx),
+            );
+        }
     }
 }
 

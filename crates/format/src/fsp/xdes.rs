@@ -10,6 +10,7 @@ use crate::context::PageContext;
 use crate::field::{Field, Pointer};
 use crate::fsp::flst::FlstNode;
 use crate::layout::{layout, OnDisk};
+use crate::section::Body;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -196,6 +197,25 @@ impl<'a> XdesEntry<'a> {
     /// Pages per extent this entry describes.
     pub fn extent_size(&self) -> usize {
         self.extent_size
+    }
+}
+
+/// One section per extent descriptor in use on a descriptor page (page 0,
+/// an FSP_HDR, or an XDES page at a multiple of the physical page size).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let es = ctx.extent_size;
+    for i in 0..entries_per_page(ctx.physical_page_size, es) {
+        let Some(e) = body.keep(XdesEntry::at(page, i, es)) else {
+            break;
+        };
+        if e.state() == XdesState::NOT_INITED {
+            continue;
+        }
+        let first = ctx.page_no as usize + i * es;
+        body.push(
+            format!("XDES entry {i}: pages {first}..{}", first + es - 1),
+            e.fields_at(XdesEntry::offset_of(i, es), first as u32, ctx),
+        );
     }
 }
 

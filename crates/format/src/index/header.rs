@@ -4,6 +4,7 @@
 use crate::context::PageContext;
 pub use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
 /// Offset of the index page header (`PAGE_HEADER`).
@@ -97,6 +98,14 @@ impl IndexHeader {
     pub fn n_heap(&self) -> u16 {
         self.n_heap_raw & 0x7FFF
     }
+}
+
+/// The INDEX page header section of a B-tree, R-tree or SDI page.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "INDEX page header",
+        IndexHeader::parse(page).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]

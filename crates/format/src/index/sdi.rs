@@ -6,12 +6,17 @@
 //! reference ends the field.
 
 use crate::bytes::{slice, u16_at, u64_at, u8_at};
+use crate::context::PageContext;
+use crate::field::{Field, Pointer};
+use crate::index::header::IndexHeader;
+use crate::index::page::{IndexPage, RecordList};
 use crate::index::record::{RecordFormat, RecordHeader};
 use crate::layout::{layout, U48, U56};
 pub use crate::lob::blob_page::{
     blob_part, BTR_BLOB_HDR_NEXT_PAGE_NO, BTR_BLOB_HDR_PART_LEN, BTR_BLOB_HDR_SIZE,
 };
 use crate::lob::field_ref::{LobRef, BTR_EXTERN_LEN};
+use crate::section::Body;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -191,4 +196,70 @@ pub fn inflate(data: &[u8], uncompressed_len: usize) -> Result<Vec<u8>, FormatEr
         )));
     }
     Ok(out)
+}
+
+/// One section per record of an SDI leaf page: its fixed fields (`type`,
+/// `id`, the system columns, the two lengths), the bytes of `data` kept in
+/// the record and, for an object stored off-page, the reference to its
+/// first SDI BLOB page. The records are walked from the infimum; the walk's
+/// problems are the index page's, reported with its records.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Ok(h) = IndexHeader::parse(page) else {
+        return;
+    };
+    if h.level != 0 {
+        return;
+    }
+    let index_page = IndexPage::new(page, h);
+    let mut list = RecordList::default();
+    index_page.walk(&mut list, &mut Vec::new());
+    for rec in &list.records {
+        let o = rec.origin;
+        let (Some(fixed), Some(r)) = (
+            body.keep(SdiRecordFixed::parse_at(page, o)),
+            body.keep(parse_record(page, rec, index_page.format)),
+        ) else {
+            continue;
+        };
+        let mut fields = fixed.fields_at(o, ctx);
+        let data_at = o + SDI_FIXED_BYTES;
+        fields.push(Field::with_meaning(
+            data_at,
+            r.local.len(),
+            "data",
+            r.local.len() as u64,
+            match r.external {
+                None => format!("{} bytes of zlib stream in the record", r.local.len()),
+                Some(e) => format!(
+                    "{} bytes of zlib stream in the record, {} off-page",
+                    r.local.len(),
+                    e.length
+                ),
+            },
+        ));
+        if let Some(e) = r.external {
+            fields.push(
+                Field::with_meaning(
+                    data_at + r.local.len(),
+                    BTR_EXTERN_FIELD_REF_SIZE,
+                    "BTR_EXTERN_FIELD_REF",
+                    e.length,
+                    format!(
+                        "space {} page {} offset {}",
+                        e.space_id, e.page_no, e.offset
+                    ),
+                )
+                .pointing(Some(Pointer::BlobRef {
+                    space: e.space_id,
+                    page: e.page_no,
+                    offset: e.offset,
+                    len: e.length,
+                })),
+            );
+        }
+        body.push(
+            format!("SDI record at {o}: type {}, id {}", r.sdi_type, r.id),
+            fields,
+        );
+    }
 }

@@ -7,7 +7,10 @@
 //! pages; the part's bytes follow it.
 
 use crate::bytes::slice;
+use crate::context::PageContext;
+use crate::fil::header::FIL_PAGE_DATA;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
 layout! {
@@ -37,6 +40,15 @@ pub fn blob_part(page: &[u8], offset: usize) -> Result<(&[u8], u32), FormatError
         )?,
         h.next_page_no,
     ))
+}
+
+/// The part header section of a BLOB page: the part of the column on this
+/// page (the header at `FIL_PAGE_DATA`) and the next page of the chain.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "BLOB page header",
+        BlobPartHeader::parse_at(page, FIL_PAGE_DATA).map(|h| h.fields_at(FIL_PAGE_DATA, ctx)),
+    );
 }
 
 #[cfg(test)]

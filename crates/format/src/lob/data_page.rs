@@ -4,9 +4,11 @@
 //! that wrote it, then the data from offset 49 up to the FIL trailer.
 
 use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::layout::{layout, U48};
+use crate::section::Body;
 use crate::FormatError;
 
 layout! {
@@ -52,6 +54,14 @@ impl LobDataPage {
         }
         slice(page, LOB_DATA_DATA, len, "LOB data page data")
     }
+}
+
+/// The header section of a LOB data page (ZLOB data pages have the same).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "LOB data page header",
+        LobDataPage::parse(page).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]

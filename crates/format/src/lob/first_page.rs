@@ -12,6 +12,7 @@
 //! pages, further data on `FIL_PAGE_TYPE_LOB_DATA` pages.
 
 use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::fsp::flst::FlstBase;
 use crate::layout::layout;
@@ -20,6 +21,7 @@ pub use crate::lob::first_page_common::{
     LOB_FIRST_LAST_UNDO_NO, LOB_FIRST_LOB_VERSION, LOB_FIRST_TRX_ID, LOB_FIRST_VERSION,
 };
 use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
+use crate::section::Body;
 use crate::FormatError;
 
 layout! {
@@ -83,6 +85,20 @@ impl LobFirstPage {
         }
         slice(page, LOB_FIRST_DATA, len, "LOB first page data")
     }
+}
+
+/// The sections of a LOB first page: its header and its index entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(LobFirstPage::parse(page)) else {
+        return;
+    };
+    body.push("LOB first page header", h.fields_at(0, ctx));
+    crate::lob::index_entry::entry_sections(
+        page,
+        (0..LOB_FIRST_N_INDEX_ENTRIES).map(|i| (i, LobFirstPage::entry_offset(i))),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]

@@ -5,10 +5,12 @@
 //! Allocated when the ten entries of the first page are used up; the
 //! entries join the first page's free list.
 
+use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::layout::layout;
 use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
+use crate::section::Body;
 use crate::FormatError;
 
 layout! {
@@ -38,6 +40,21 @@ pub fn entry_slot(offset: usize, page_size: usize) -> Option<usize> {
     let rel = offset.checked_sub(LOB_INDEX_PAGE_ENTRIES)?;
     let i = rel / LOB_INDEX_ENTRY_SIZE;
     (rel % LOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(page_size)).then_some(i)
+}
+
+/// The sections of a LOB index page: its version and its index entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "LOB index page header",
+        LobIndexPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    crate::lob::index_entry::entry_sections(
+        page,
+        (0..entry_count(page.len()))
+            .map(|i| (i, LOB_INDEX_PAGE_ENTRIES + i * LOB_INDEX_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]

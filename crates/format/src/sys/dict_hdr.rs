@@ -2,8 +2,10 @@
 //! page 7, `FIL_PAGE_TYPE_SYS`, base `DICT_HDR` = 38. The counters the
 //! server hands ids out from, and the root pages of the SYS_* tables.
 
+use crate::context::PageContext;
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
 /// Page number of the dictionary header (`DICT_HDR_PAGE_NO`).
@@ -45,6 +47,14 @@ impl DictHeader {
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
         Self::parse_at(page, 0)
     }
+}
+
+/// The dictionary header section of page 7 of the system tablespace.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "dictionary header",
+        DictHeader::parse(page).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]

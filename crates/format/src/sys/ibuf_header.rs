@@ -3,8 +3,10 @@
 //! segment of the change buffer's B-tree, whose root is page 4
 //! (`FSP_IBUF_TREE_ROOT_PAGE_NO`).
 
+use crate::context::PageContext;
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 
 /// Page number of the change buffer header (`FSP_IBUF_HEADER_PAGE_NO`).
 pub const FSP_IBUF_HEADER_PAGE_NO: u32 = 3;
@@ -20,4 +22,12 @@ layout! {
         /// the file segment of the change buffer tree.
         IBUF_TREE_SEG_HEADER @ IBUF_HEADER => tree_seg: FsegHeader;
     }
+}
+
+/// The change buffer header section of page 3 of the system tablespace.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "change buffer header",
+        IbufHeader::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
 }

@@ -7,8 +7,10 @@
 
 use crate::bytes::slice;
 use crate::context::PageContext;
+use crate::field::{Field, Pointer};
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -315,6 +317,143 @@ pub fn mysql_log_info(page: &[u8]) -> Result<Option<BinlogPos>, FormatError> {
         )?,
         offset: (u64::from(info.offset_high) << 32) | u64::from(info.offset_low),
     }))
+}
+
+/// The sections of a TRX_SYS page: its header, the rollback segment
+/// slots in use, the binary log position, MariaDB's WSREP checkpoint XID
+/// (when its magic number is there) and the doublewrite buffer header
+/// (when the buffer was created).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "TRX_SYS header",
+        TrxSysHeader::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    body.add("TRX_SYS rollback segment slots", slot_fields(page, ctx));
+    if let Some(base) = mysql_log_info_offset(page.len()) {
+        body.add(
+            "TRX_SYS binary log position",
+            binlog_fields(page, base, ctx),
+        );
+    }
+    let wsrep = wsrep_xid_info_offset(page.len());
+    if let Some(h) = body.keep(TrxSysWsrepXid::parse_at(page, wsrep)) {
+        if h.magic == TRX_SYS_WSREP_XID_MAGIC_N {
+            let mut fields = h.fields_at(wsrep, ctx);
+            let len = (h.gtrid_length as usize).saturating_add(h.bqual_length as usize);
+            fields.extend(body.keep(xid_data_field(
+                page,
+                wsrep + TRX_SYS_WSREP_XID_DATA,
+                len,
+                "TRX_SYS_WSREP_XID_DATA",
+            )));
+            body.push("TRX_SYS WSREP checkpoint XID", fields);
+        }
+    }
+    if let Some(base) = doublewrite_offset(page.len()) {
+        if let Some(h) = body.keep(DoublewriteHeader::parse_at(page, base)) {
+            if h.magic == TRX_SYS_DOUBLEWRITE_MAGIC_N {
+                body.push("TRX_SYS doublewrite", h.fields_at(base, ctx));
+            }
+        }
+    }
+}
+
+/// A summary of the `TRX_SYS_RSEGS` array, then one field per slot in use:
+/// its header page, pointing at it in its tablespace.
+fn slot_fields(page: &[u8], ctx: &PageContext) -> Result<Vec<Field>, FormatError> {
+    let used = rseg_slots(page)?;
+    let mut out = vec![Field::with_meaning(
+        TRX_SYS_RSEGS,
+        TRX_SYS_N_RSEGS * TRX_SYS_RSEG_SLOT_SIZE,
+        "TRX_SYS_RSEGS",
+        used.len() as u64,
+        format!("{} of {TRX_SYS_N_RSEGS} slots in use", used.len()),
+    )];
+    out.extend(used.iter().map(|s| {
+        let pointer = if s.space_id == ctx.space_id {
+            Pointer::Page(s.page_no)
+        } else {
+            Pointer::SpacePage {
+                space: s.space_id,
+                page: s.page_no,
+            }
+        };
+        Field::with_meaning(
+            rseg_slot_offset(s.id) + TRX_SYS_RSEG_PAGE_NO,
+            4,
+            "TRX_SYS_RSEG_PAGE_NO",
+            s.page_no.into(),
+            format!("rollback segment {} in space {}", s.id, s.space_id),
+        )
+        .pointing(Some(pointer))
+    }));
+    Ok(out)
+}
+
+/// The binary log position's fields: the magic number, and when it is
+/// there the offset and the file name.
+fn binlog_fields(page: &[u8], base: usize, ctx: &PageContext) -> Result<Vec<Field>, FormatError> {
+    let info = TrxSysBinlogInfo::parse_at(page, base)?;
+    let mut fields = info.fields_at(base, ctx);
+    if info.magic != TRX_SYS_MYSQL_LOG_MAGIC_N {
+        fields.truncate(1);
+        return Ok(fields);
+    }
+    let at = base + TRX_SYS_MYSQL_LOG_NAME;
+    let name = c_string(
+        page,
+        at,
+        TRX_SYS_MYSQL_LOG_NAME_LEN,
+        "TRX_SYS_MYSQL_LOG_NAME",
+    )?;
+    fields.push(name_field(
+        at,
+        TRX_SYS_MYSQL_LOG_NAME_LEN,
+        "TRX_SYS_MYSQL_LOG_NAME",
+        &name,
+    ));
+    Ok(fields)
+}
+
+/// A NUL-terminated name field: its length as the value, the name as the meaning.
+pub(crate) fn name_field(offset: usize, size: usize, name: &'static str, text: &str) -> Field {
+    Field::with_meaning(
+        offset,
+        size,
+        name,
+        text.len() as u64,
+        if text.is_empty() {
+            "empty".to_string()
+        } else {
+            text.to_string()
+        },
+    )
+}
+
+/// An XID's data field (`XIDDATASIZE` = 128 bytes at `offset`): the bytes
+/// the lengths cover as the value, shown in hex.
+pub(crate) fn xid_data_field(
+    page: &[u8],
+    offset: usize,
+    len: usize,
+    name: &'static str,
+) -> Result<Field, FormatError> {
+    use crate::undo::trx_undo::XIDDATASIZE;
+    if len > XIDDATASIZE {
+        return Err(FormatError::BadValue {
+            field: name,
+            offset,
+            reason: format!("{len} bytes of XID, more than {XIDDATASIZE}"),
+        });
+    }
+    let data = slice(page, offset, len, name)?;
+    Ok(Field::with_meaning(
+        offset,
+        XIDDATASIZE,
+        name,
+        len as u64,
+        data.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+    ))
 }
 
 #[cfg(test)]

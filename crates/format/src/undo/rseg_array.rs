@@ -5,9 +5,12 @@
 //! segment of the tablespace. The last 200 bytes before the trailer are
 //! reserved (`RSEG_ARRAY_RESERVED_BYTES`).
 
+use crate::bytes::u32_at;
 use crate::context::PageContext;
+use crate::field::{Field, Pointer};
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 
 /// Absolute offset of the array header (`RSEG_ARRAY_HEADER` = `FSEG_PAGE_DATA`).
 pub const RSEG_ARRAY_HEADER: usize = 38;
@@ -47,6 +50,45 @@ pub fn slot_capacity(page_size: usize) -> usize {
     page_size.saturating_sub(
         RSEG_ARRAY_PAGES + RSEG_ARRAY_RESERVED_BYTES + crate::fil::trailer::FIL_PAGE_DATA_END,
     ) / RSEG_ARRAY_SLOT_SIZE
+}
+
+/// The sections of an RSEG_ARRAY page: the header, then the rollback
+/// segment header pages the array names (at most `TRX_SYS_N_RSEGS` = 128
+/// slots are read), each pointing at its page.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(RsegArrayHeader::parse_at(page, 0)) else {
+        return;
+    };
+    body.push("rollback segment array header", h.fields_at(0, ctx));
+    let n = slot_capacity(page.len()).min(crate::sys::trx_sys::TRX_SYS_N_RSEGS);
+    let mut used = Vec::new();
+    for i in 0..n {
+        let at = RSEG_ARRAY_PAGES + RSEG_ARRAY_SLOT_SIZE * i;
+        let Some(p) = body.keep(u32_at(page, at, "RSEG_ARRAY_PAGES_OFFSET")) else {
+            break;
+        };
+        if p != crate::FIL_NULL {
+            used.push(
+                Field::with_meaning(
+                    at,
+                    RSEG_ARRAY_SLOT_SIZE,
+                    "RSEG_ARRAY_PAGES_OFFSET",
+                    p.into(),
+                    format!("slot {i}"),
+                )
+                .pointing(Some(Pointer::Page(p))),
+            );
+        }
+    }
+    let mut fields = vec![Field::with_meaning(
+        RSEG_ARRAY_PAGES,
+        n * RSEG_ARRAY_SLOT_SIZE,
+        "RSEG_ARRAY_PAGES_OFFSET",
+        used.len() as u64,
+        format!("{} of the first {n} slots in use", used.len()),
+    )];
+    fields.extend(used);
+    body.push("rollback segment header pages", fields);
 }
 
 #[cfg(test)]

@@ -4,10 +4,12 @@
 
 use crate::bytes::{slice, u32_at};
 use crate::context::PageContext;
+use crate::field::{Field, Pointer};
 use crate::fsp::flst::FlstBase;
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
-use crate::sys::trx_sys::{c_string, BinlogPos};
+use crate::section::Body;
+use crate::sys::trx_sys::{c_string, name_field, xid_data_field, BinlogPos};
 use crate::vendor::Vendor;
 use crate::FormatError;
 use serde::Serialize;
@@ -228,6 +230,87 @@ impl RsegHeader {
                 .max_trx_id,
         })
     }
+}
+
+/// The sections of a rollback segment header page: the header, the undo
+/// slots in use, and for a MariaDB 10.3.5+ header the fields after the
+/// slots (`TRX_RSEG_MAX_TRX_ID`, the binary log position, the WSREP XID).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(fixed) = body.keep(RsegFixed::parse_at(page, 0)) else {
+        return;
+    };
+    body.push("rollback segment header", fixed.fields_at(0, ctx));
+    body.add("TRX_RSEG_UNDO_SLOTS", slot_fields(page));
+    if fixed.format_or_max_size == TRX_RSEG_FORMAT_10_3_5 && ctx.vendor != Vendor::MySql {
+        body.add(
+            "rollback segment header after the slots (MariaDB 10.3.5+)",
+            tail_fields(page, ctx),
+        );
+    }
+}
+
+/// A summary of the slots, then one field per slot in use pointing at the
+/// undo segment's first page.
+fn slot_fields(page: &[u8]) -> Result<Vec<Field>, FormatError> {
+    let n = RsegHeader::n_slots(page.len());
+    let mut used = Vec::new();
+    for i in 0..n {
+        let at = TRX_RSEG_UNDO_SLOTS + TRX_RSEG_SLOT_SIZE * i;
+        let p = u32_at(page, at, "TRX_RSEG_UNDO_SLOTS")?;
+        if p != crate::FIL_NULL {
+            used.push(
+                Field::with_meaning(
+                    at,
+                    TRX_RSEG_SLOT_SIZE,
+                    "TRX_RSEG_UNDO_SLOTS",
+                    p.into(),
+                    format!("slot {i}"),
+                )
+                .pointing(Some(Pointer::Page(p))),
+            );
+        }
+    }
+    let mut out = vec![Field::with_meaning(
+        TRX_RSEG_UNDO_SLOTS,
+        n * TRX_RSEG_SLOT_SIZE,
+        "TRX_RSEG_UNDO_SLOTS",
+        used.len() as u64,
+        format!("{} of {n} slots in use", used.len()),
+    )];
+    out.extend(used);
+    Ok(out)
+}
+
+/// MariaDB 10.3.5+'s fields after the slots.
+fn tail_fields(page: &[u8], ctx: &PageContext) -> Result<Vec<Field>, FormatError> {
+    let base = RsegHeader::max_trx_id_offset(page.len());
+    let mut out = RsegMariadbTail::parse_at(page, base)?.fields_at(base, ctx);
+    let name_at = base + TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID;
+    let name = c_string(
+        page,
+        name_at,
+        TRX_RSEG_BINLOG_NAME_LEN,
+        "TRX_RSEG_BINLOG_NAME",
+    )?;
+    out.push(name_field(
+        name_at,
+        TRX_RSEG_BINLOG_NAME_LEN,
+        "TRX_RSEG_BINLOG_NAME",
+        &name,
+    ));
+    let xid_at = base + TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID;
+    let xid = RsegWsrepXid::parse_at(page, xid_at)?;
+    out.extend(xid.fields_at(xid_at, ctx));
+    if xid.format_id != 0 {
+        let len = (xid.gtrid_length as usize).saturating_add(xid.bqual_length as usize);
+        out.push(xid_data_field(
+            page,
+            xid_at + TRX_RSEG_WSREP_XID_DATA,
+            len,
+            "TRX_RSEG_WSREP_XID_DATA",
+        )?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 
 use crate::bytes::slice;
 use crate::context::PageContext;
-use crate::fsp::flst::{FlstBase, FlstNode};
+use crate::fsp::flst::{FilAddr, FlstBase, FlstNode};
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::vendor::Vendor;
 use crate::FormatError;
 use serde::Serialize;
@@ -248,4 +249,80 @@ impl Xid {
             bqual: text(rest.get(..bqual).unwrap_or(rest)),
         })
     }
+}
+/// The sections of an undo log page: its page header; on an undo
+/// segment's first page (the first node of its own page list) the segment
+/// header and every undo log header on the page, each with its records;
+/// on the other pages the records from `TRX_UNDO_PAGE_START` to
+/// `TRX_UNDO_PAGE_FREE`.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(ph) = body.keep(UndoPageHeader::parse(page)) else {
+        return;
+    };
+    body.push("undo page header", ph.fields_at(0, ctx));
+    let first_node = FilAddr {
+        page: ctx.page_no,
+        byte: TRX_UNDO_PAGE_NODE as u16,
+    };
+    let seg = UndoSegHeader::parse(page)
+        .ok()
+        .filter(|s| ph.node.prev.is_null() && s.page_list.first == first_node);
+    let Some(seg) = seg else {
+        records(page, ph.start, ph.free, "undo records", body);
+        return;
+    };
+    body.push("undo segment header", seg.fields_at(0, ctx));
+    // The logs on the page, found back from the last one.
+    let mut logs: Vec<(usize, UndoLogHeader)> = Vec::new();
+    let mut at = usize::from(seg.last_log);
+    while at != 0 {
+        if logs.iter().any(|&(o, _)| o == at) || logs.len() > page.len() / UndoLogHeader::END {
+            body.problems.push(FormatError::BadValue {
+                field: "TRX_UNDO_PREV_LOG",
+                offset: at + TRX_UNDO_PREV_LOG,
+                reason: format!("the undo log headers of the page come back to {at}"),
+            });
+            break;
+        }
+        let Some(h) = body.keep(UndoLogHeader::parse_at(page, at)) else {
+            break;
+        };
+        logs.push((at, h));
+        at = usize::from(h.prev_log);
+    }
+    logs.reverse();
+    for (at, h) in logs {
+        let mut fields = h.fields_at(at, ctx);
+        if h.has_xid() {
+            if let Some(x) = body.keep(UndoXaXid::parse_at(page, at)) {
+                fields.extend(x.fields_at(at, ctx));
+                let len = (x.trid_len as usize).saturating_add(x.bqual_len as usize);
+                fields.extend(body.keep(crate::sys::trx_sys::xid_data_field(
+                    page,
+                    at + TRX_UNDO_XA_XID,
+                    len,
+                    "TRX_UNDO_XA_XID",
+                )));
+            }
+        }
+        body.push(format!("undo log header at {at}"), fields);
+        let end = if h.next_log != 0 { h.next_log } else { ph.free };
+        records(
+            page,
+            h.log_start,
+            end,
+            &format!("undo records of the log at {at}"),
+            body,
+        );
+    }
+}
+
+/// A section of the undo records from `from` to `to`, when there are any.
+fn records(page: &[u8], from: u16, to: u16, title: &str, body: &mut Body) {
+    let (fields, problem) =
+        crate::undo::trx_undo_rec::record_fields(page, usize::from(from), usize::from(to));
+    if !fields.is_empty() {
+        body.push(title, fields);
+    }
+    body.problems.extend(problem);
 }

@@ -6,6 +6,7 @@
 
 use crate::bytes::{u16_at, u8_at};
 use crate::compressed_int::{read_u64_compressed, read_u64_much_compressed};
+use crate::field::{Field, Pointer};
 use crate::FormatError;
 use serde::Serialize;
 
@@ -37,6 +38,20 @@ pub mod kind {
             DELETE_MARK => "delete_mark",
             EMPTY => "empty",
             _ => "unknown",
+        }
+    }
+
+    /// The type's constant name in the server source (`TRX_UNDO_INSERT_REC`, …).
+    pub fn const_name(k: u8) -> &'static str {
+        match k {
+            RENAME_TABLE => "TRX_UNDO_RENAME_TABLE",
+            INSERT_METADATA => "TRX_UNDO_INSERT_METADATA",
+            INSERT => "TRX_UNDO_INSERT_REC",
+            UPDATE_EXISTING => "TRX_UNDO_UPD_EXIST_REC",
+            UPDATE_DELETED => "TRX_UNDO_UPD_DEL_REC",
+            DELETE_MARK => "TRX_UNDO_DEL_MARK_REC",
+            EMPTY => "TRX_UNDO_EMPTY",
+            _ => "undo record",
         }
     }
 
@@ -112,6 +127,69 @@ impl UndoRecordHeader {
             body: at,
         })
     }
+}
+
+impl UndoRecordHeader {
+    /// The header as one display field spanning the record (`next` − its
+    /// start bytes): named by its type, the undo number as the value, and
+    /// for updates and delete-marks a pointer to the older version.
+    pub fn field(&self) -> Field {
+        let mut meaning = format!(
+            "{}, undo no {}, table {}, next {}",
+            kind::name(self.kind),
+            self.undo_no,
+            self.table_id,
+            self.next
+        );
+        if kind::is_update(self.kind) {
+            meaning.push_str(&format!(", cmpl_info {}", self.cmpl_info));
+        }
+        if self.updated_extern {
+            meaning.push_str(", an externally stored column changed");
+        }
+        if let Some(t) = self.old_trx_id {
+            meaning.push_str(&format!(", old DB_TRX_ID {t}"));
+        }
+        Field::with_meaning(
+            self.offset,
+            usize::from(self.next).saturating_sub(self.offset),
+            kind::const_name(self.kind),
+            self.undo_no,
+            meaning,
+        )
+        .pointing(self.old_roll_ptr.map(Pointer::roll_ptr))
+    }
+}
+
+/// The undo records from `from` up to `to` on `page`, each as its header's
+/// field, following each record's next offset. A record that cannot be
+/// read, or whose next offset does not move forward within `to`, ends the
+/// walk with its error.
+pub fn record_fields(page: &[u8], from: usize, to: usize) -> (Vec<Field>, Option<FormatError>) {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < to {
+        let h = match UndoRecordHeader::parse_at(page, at) {
+            Ok(h) => h,
+            Err(e) => return (out, Some(e)),
+        };
+        let next = usize::from(h.next);
+        if next <= at || next > to {
+            return (
+                out,
+                Some(FormatError::BadValue {
+                    field: "undo record next",
+                    offset: at,
+                    reason: format!(
+                        "the record at {at} says the next starts at {next}, not after it and up to {to}"
+                    ),
+                }),
+            );
+        }
+        out.push(h.field());
+        at = next;
+    }
+    (out, None)
 }
 
 /// `UNIV_SQL_NULL`: the length of a NULL field in an undo record.

@@ -6,11 +6,13 @@
 //! ([`LobDataPage`], declared once there).
 
 use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 pub use crate::lob::data_page::{
     LobDataPage, LOB_DATA_DATA as ZLOB_DATA_DATA, LOB_DATA_DATA_LEN as ZLOB_DATA_DATA_LEN,
     LOB_DATA_TRX_ID as ZLOB_DATA_TRX_ID, LOB_DATA_VERSION as ZLOB_DATA_VERSION,
 };
+use crate::section::Body;
 use crate::FormatError;
 
 /// The header of a `FIL_PAGE_TYPE_ZLOB_DATA` page (offsets 38 to 49).
@@ -49,6 +51,14 @@ impl ZlobDataPage {
         }
         slice(page, ZLOB_DATA_DATA, len, "ZLOB data page data")
     }
+}
+
+/// The header section of a ZLOB data page.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "ZLOB data page header",
+        LobDataPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! LOBs written before that list existed).
 
 use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::fsp::flst::FlstBase;
 use crate::layout::layout;
@@ -26,6 +27,7 @@ pub use crate::lob::first_page_common::{
     LOB_FIRST_LOB_VERSION as ZLOB_FIRST_LOB_VERSION, LOB_FIRST_TRX_ID as ZLOB_FIRST_TRX_ID,
     LOB_FIRST_VERSION as ZLOB_FIRST_VERSION,
 };
+use crate::section::Body;
 use crate::zlob::frag_entry::ZLOB_FRAG_ENTRY_SIZE;
 use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
 use crate::FormatError;
@@ -140,6 +142,35 @@ impl ZlobFirstPage {
         }
         slice(page, begin, len, "ZLOB first page data")
     }
+}
+
+/// The sections of a ZLOB first page: its header, its index entries in use
+/// and its fragment entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(ZlobFirstPage::parse(page)) else {
+        return;
+    };
+    body.push("ZLOB first page header", h.fields_at(0, ctx));
+    let ps = page.len();
+    let (Some(n_index), Some(n_frag), Some(frag_at)) = (
+        body.keep(ZlobFirstPage::n_index_entries(ps)),
+        body.keep(ZlobFirstPage::n_frag_entries(ps)),
+        body.keep(ZlobFirstPage::frag_entries_begin(ps)),
+    ) else {
+        return;
+    };
+    crate::zlob::index_entry::entry_sections(
+        page,
+        (0..n_index).map(|i| (i, ZLOB_FIRST_INDEX_BEGIN + i * ZLOB_INDEX_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
+    crate::zlob::frag_entry::entry_sections(
+        page,
+        (0..n_frag).map(|i| (i, frag_at + i * ZLOB_FRAG_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::fsp::flst::FilAddr;
 use crate::layout::layout;
+use crate::section::Body;
 use crate::zlob::frag_node::ZlobFragNode;
 use crate::zlob::plist::PlistBase;
 use crate::FormatError;
@@ -168,6 +169,27 @@ impl ZlobFragPage {
             self.n_dir_entries.into(),
         ));
         out
+    }
+}
+
+/// The sections of a ZLOB fragment page: its header and directory size,
+/// then one section per fragment the directory names.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(ZlobFragPage::parse(page)) else {
+        return;
+    };
+    body.push("ZLOB fragment page header", h.fields(page.len(), ctx));
+    for id in 0..h.n_dir_entries {
+        let Some(at) = body.keep(h.dir_entry(page, id)) else {
+            break;
+        };
+        if at == 0 {
+            continue;
+        }
+        let at = usize::from(at);
+        if let Some(node) = body.keep(ZlobFragNode::parse_at(page, at)) {
+            body.push(format!("fragment {id} at {at}"), node.fields_at(at, ctx));
+        }
     }
 }
 
