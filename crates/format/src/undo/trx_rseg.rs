@@ -243,7 +243,7 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
     body.add("TRX_RSEG_UNDO_SLOTS", slot_fields(page));
     if fixed.format_or_max_size == TRX_RSEG_FORMAT_10_3_5 && ctx.vendor != Vendor::MySql {
         body.add(
-            "rollback segment header after the slots (MariaDB 10.3.5+)",
+            "after the undo slots (MariaDB 10.3.5+)",
             tail_fields(page, ctx),
         );
     }
