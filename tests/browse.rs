@@ -354,8 +354,8 @@ fn smoke_test_in_a_pseudo_terminal() {
 }
 
 /// A record's off-page column (`b`) leads to its BLOB chain; following
-/// `BTR_BLOB_NEXT_PAGE_NO` page by page, the 768-byte local prefix plus
-/// every page's `BTR_BLOB_PART_LEN` is the length the server reported.
+/// `BTR_BLOB_HDR_NEXT_PAGE_NO` page by page, the 768-byte local prefix plus
+/// every page's `BTR_BLOB_HDR_PART_LEN` is the length the server reported.
 #[test]
 fn blob_references_lead_to_the_blob_chain() {
     let dir = Path::new("../../fixtures/p16k-offpage/files");
@@ -426,13 +426,15 @@ fn blob_references_lead_to_the_blob_chain() {
                     .unwrap()
                     .value
             };
-            total += field("BTR_BLOB_PART_LEN");
+            total += field("BTR_BLOB_HDR_PART_LEN");
             seen += 1;
-            if field("BTR_BLOB_NEXT_PAGE_NO") == 0xFFFF_FFFF || seen > 100 {
+            if field("BTR_BLOB_HDR_NEXT_PAGE_NO") == 0xFFFF_FFFF || seen > 100 {
                 break;
             }
             select(&mut app, |p, it| match it {
-                Item::Field(s, f) => p.detail.sections[s].fields[f].name == "BTR_BLOB_NEXT_PAGE_NO",
+                Item::Field(s, f) => {
+                    p.detail.sections[s].fields[f].name == "BTR_BLOB_HDR_NEXT_PAGE_NO"
+                }
                 _ => false,
             });
             run(&mut app, &[Action::Open]);

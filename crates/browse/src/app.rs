@@ -2,6 +2,7 @@
 //! views in [`crate::ui`] draw from `&App`.
 
 use crate::action::Action;
+use crate::follow::Target;
 use crate::jobs::{Job, JobDone, JobKind};
 use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
 use innodb_analysis::pictures::Raster;
@@ -1056,8 +1057,9 @@ impl App {
         });
     }
 
-    /// Follows the selected line of the page view: a child page pointer, a
-    /// page-number field, a list address, an extent descriptor.
+    /// Follows the selected line of the page view: a record's child page,
+    /// or the typed pointer of a field (a page, a list address, an extent
+    /// descriptor, a file segment).
     fn follow(&mut self) {
         let Some(View::Page(p)) = self.views.last() else {
             return;
@@ -1079,19 +1081,14 @@ impl App {
                 }
             }
             Some(Item::Field(s, f)) => {
-                let section = p.detail.sections.get(s);
-                let field = section.and_then(|sec| sec.fields.get(f));
-                if let (Some(sec), Some(field)) = (section, field) {
-                    if sec.title.starts_with("INODE entry") && field.name == "FSEG_ID" {
-                        let id = field.value;
-                        self.open_segment(id);
-                        return;
-                    }
-                }
-                match (section, field) {
-                    (Some(sec), Some(field)) => crate::follow::target(&sec.title, field),
-                    _ => Target::Nothing,
-                }
+                let space_id = self.file.as_ref().map_or(0, |f| f.space.space_id());
+                p.detail
+                    .sections
+                    .get(s)
+                    .and_then(|sec| sec.fields.get(f))
+                    .map_or(Target::Nothing, |field| {
+                        crate::follow::target(field, space_id)
+                    })
             }
             _ => Target::Nothing,
         };
@@ -1104,22 +1101,15 @@ impl App {
                     by: HeatmapBy::Index,
                 });
             }
+            Target::Segment(id) => self.open_segment(id),
+            Target::Elsewhere(what) => {
+                self.status = format!("{what}: not in this file")
+            }
             Target::Nothing => {
                 self.status = "nothing to follow here: select a page pointer, a list address, an extent descriptor or a node pointer".into()
             }
         }
     }
-}
-
-/// Where following a pointer leads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// A page.
-    Page(u32),
-    /// An extent in the map, by its first page.
-    Extent(u32),
-    /// Nowhere.
-    Nothing,
 }
 
 /// Moves a list selection.

@@ -94,6 +94,13 @@ pub fn u48_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u64, For
     Ok(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
 }
 
+/// Reads a big-endian 56-bit integer (roll pointers).
+#[inline]
+pub fn u56_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u64, FormatError> {
+    let b: [u8; 7] = array(buf, offset, field)?;
+    Ok(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+}
+
 /// Reads a big-endian `u64`.
 #[inline]
 pub fn u64_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u64, FormatError> {
@@ -118,6 +125,7 @@ mod tests {
         assert_eq!(u16_at(&b, 0, "x"), Ok(0x0102));
         assert_eq!(u32_at(&b, 4, "x"), Ok(0x0506_0708));
         assert_eq!(u48_at(&b, 2, "x"), Ok(0x0304_0506_0708));
+        assert_eq!(u56_at(&b, 1, "x"), Ok(0x02_0304_0506_0708));
         assert_eq!(u64_at(&b, 0, "x"), Ok(0x0102_0304_0506_0708));
     }
 

@@ -43,3 +43,23 @@ pub enum FormatError {
         reason: String,
     },
 }
+
+impl FormatError {
+    /// The field the error names.
+    pub fn field(&self) -> &'static str {
+        match self {
+            FormatError::OutOfBounds { field, .. }
+            | FormatError::Decompress { field, .. }
+            | FormatError::BadValue { field, .. } => field,
+        }
+    }
+
+    /// The byte offset the error names.
+    pub fn offset(&self) -> usize {
+        match self {
+            FormatError::OutOfBounds { offset, .. }
+            | FormatError::Decompress { offset, .. }
+            | FormatError::BadValue { offset, .. } => *offset,
+        }
+    }
+}

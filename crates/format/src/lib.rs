@@ -5,18 +5,28 @@
 //! MariaDB sources (`FIL_PAGE_TYPE`, `FSP_SPACE_FLAGS`, …). Integers on disk are
 //! big-endian. Values the format does not know (a page type, a flag bit) are kept
 //! as values, never turned into parse failures.
+//!
+//! Every fixed-layout structure is declared once with [`layout::layout`]:
+//! its offsets, its struct, its parser (reads bounds-checked through
+//! [`bytes`]) and the display fields `page` shows all come from that one
+//! declaration. Variable layouts (records, undo records, compressed pages)
+//! are read by hand through [`bytes`].
 
 #![deny(clippy::indexing_slicing)]
 
+pub mod body;
 pub mod bytes;
 pub mod checksum;
 pub mod compressed_int;
+pub mod context;
 pub mod error;
 pub mod field;
 pub mod fil;
 pub mod fsp;
 pub mod index;
+pub mod layout;
 pub mod lob;
+pub mod section;
 pub mod space_format;
 pub mod sys;
 pub mod undo;

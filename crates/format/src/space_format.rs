@@ -2,6 +2,7 @@
 //! compression and vendor, decided from page 0.
 
 use crate::checksum::ChecksumLayout;
+use crate::context::PageContext;
 use crate::fil::header::FilHeader;
 use crate::fsp::flags::{DecodedFlags, FspFlags};
 use crate::fsp::header::FspHeader;
@@ -51,6 +52,22 @@ impl SpaceFormat {
             checksum_layout,
             mysql_server_version,
         })
+    }
+
+    /// The context of page `page_no` of the tablespace `space_id` laid out
+    /// in this format (not a doublewrite copy).
+    pub fn page_context(&self, space_id: u32, page_no: u32) -> PageContext {
+        PageContext {
+            page_no,
+            space_id,
+            system: space_id == 0,
+            logical_page_size: self.logical_page_size(),
+            physical_page_size: self.physical_page_size(),
+            extent_size: self.extent_size(),
+            vendor: self.vendor,
+            full_crc32: self.flags.full_crc32,
+            doublewrite_copy: false,
+        }
     }
 
     /// A format for a file whose page 0 is unusable, from a page size given

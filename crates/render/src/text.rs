@@ -205,9 +205,10 @@ pub fn page(d: &PageDetail) -> String {
                 .as_deref()
                 .map(|m| format!("  ({m})"))
                 .unwrap_or_default();
+            let pointer = f.pointer.map(|p| format!("  {p}")).unwrap_or_default();
             let _ = writeln!(
                 o,
-                "  {:>6} {:>3}  {:<width$}  {}{meaning}",
+                "  {:>6} {:>3}  {:<width$}  {}{meaning}{pointer}",
                 f.offset, f.size, f.name, f.value
             );
         }

@@ -22,7 +22,7 @@ use innodb_format::fsp::flst::{FilAddr, FlstBase};
 use innodb_format::lob;
 use innodb_format::lob::data_page::LobDataPage;
 use innodb_format::lob::first_page::{LobFirstPage, LOB_FIRST_INDEX_LIST};
-use innodb_format::lob::index_entry::LobIndexEntry;
+use innodb_format::lob::index_entry::{LobIndexEntry, LobIndexEntryCommon};
 use innodb_format::zlob;
 use innodb_format::zlob::data_page::ZlobDataPage;
 use innodb_format::zlob::first_page::{ZlobFirstPage, ZLOB_FIRST_INDEX_LIST};
@@ -116,18 +116,20 @@ enum Entry {
 }
 
 impl Entry {
-    fn next(&self) -> FilAddr {
+    /// The fields both formats share.
+    fn common(&self) -> &LobIndexEntryCommon {
         match self {
-            Entry::Lob(e) => e.node.next,
-            Entry::Zlob(e) => e.node.next,
+            Entry::Lob(e) => &e.common,
+            Entry::Zlob(e) => &e.common,
         }
     }
 
+    fn next(&self) -> FilAddr {
+        self.common().node.next
+    }
+
     fn versions(&self) -> FlstBase {
-        match self {
-            Entry::Lob(e) => e.versions,
-            Entry::Zlob(e) => e.versions,
-        }
+        self.common().versions
     }
 
     fn lob_version(&self) -> u32 {

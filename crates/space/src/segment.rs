@@ -296,7 +296,7 @@ pub fn name_segments(pages: &mut LogicalPages<'_>, segments: &mut [Segment]) {
             ));
         }
         for (offset, owner) in sites {
-            let Ok(h) = FsegHeader::parse_at(&page.bytes, offset, "FSEG_HEADER") else {
+            let Ok(h) = FsegHeader::parse_at_named(&page.bytes, offset, "FSEG_HEADER") else {
                 continue;
             };
             if h.space != space_id {

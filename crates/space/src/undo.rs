@@ -101,6 +101,8 @@ pub struct UndoLog {
     pub space_id: u32,
     /// The page of its header.
     pub page: u32,
+    /// Where its header starts on that page.
+    pub offset: usize,
     /// Its header.
     pub header: UndoLogHeader,
     /// Pages its records take.
@@ -391,7 +393,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
     read_rseg_trailer(&buf, &mut out, ctx);
     // The oldest log of the history (the list's last node), as the server
     // reads it at startup.
-    let last = header.history.last;
+    let last = header.fixed.history.last;
     if !last.is_null() {
         out.oldest_history = usize::from(last.byte)
             .checked_sub(TRX_UNDO_HISTORY_NODE)
@@ -405,9 +407,9 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             });
     }
     // The history list: undo log headers linked through TRX_UNDO_HISTORY_NODE.
-    let limit = (header.history.len as usize).min(space.page_count() as usize * 64);
+    let limit = (header.fixed.history.len as usize).min(space.page_count() as usize * 64);
     let mut seen = HashSet::new();
-    let mut at = header.history.first;
+    let mut at = header.fixed.history.first;
     while !at.is_null() && out.history.len() < limit {
         if !seen.insert((at.page, at.byte)) {
             ctx.findings.push(Finding::on_page(
@@ -427,7 +429,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             None => break,
         }
     }
-    if out.history.len() as u64 != u64::from(header.history.len) {
+    if out.history.len() as u64 != u64::from(header.fixed.history.len) {
         ctx.findings.push(Finding::on_page(
             FindingKind::CountMismatch,
             slot.page_no,
@@ -437,7 +439,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
                 "space {}: rollback segment {} says its history list has {} undo logs; {} were walked",
                 slot.space_id,
                 slot.id,
-                header.history.len,
+                header.fixed.history.len,
                 out.history.len()
             ),
         ));
@@ -466,15 +468,16 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
                     .then(|| UndoLogHeader::parse_at(&buf, usize::from(h.last_log)).ok())
                     .flatten();
                 let last = last_log.filter(|_| in_use);
+                let last_at = usize::from(h.last_log);
                 let xid = last
-                    .filter(|l| l.xid_exists)
-                    .and_then(|l| Xid::parse_at(&buf, l.offset).ok());
+                    .filter(|l| l.has_xid())
+                    .and_then(|_| Xid::parse_at(&buf, last_at).ok());
                 // The log of a transaction still in flight: its records, read
                 // as a history log's (kept apart from the history's).
-                let counts = last.and_then(|l| {
+                let counts = last.and_then(|_| {
                     let node = FilAddr {
                         page,
-                        byte: u16::try_from(l.offset + TRX_UNDO_HISTORY_NODE).ok()?,
+                        byte: u16::try_from(last_at + TRX_UNDO_HISTORY_NODE).ok()?,
                     };
                     let mut kept = Vec::new();
                     let mut inner = Ctx {
@@ -572,6 +575,7 @@ fn read_log(
     let mut log = UndoLog {
         space_id: space.space_id(),
         page: at.page,
+        offset,
         header,
         pages: 1,
         counts: RecordCounts::default(),

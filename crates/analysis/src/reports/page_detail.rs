@@ -1,32 +1,22 @@
-//! `page`: every decoded header field of one page, with offsets.
+//! `page`: every decoded structure of one page, with offsets: the FIL header and trailer, a page-compressed frame, a ROW_FORMAT=COMPRESSED page's parts, and the body the format crate's dispatch (`innodb_format::body`) decodes.
 
 use crate::reports::page_records::PageRecords;
 use crate::reports::summary::verdict_name;
 use innodb_format::checksum::ChecksumVerdict;
+use innodb_format::context::PageContext;
 use innodb_format::field::Field;
 use innodb_format::fil::header::FilHeader;
 use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
-use innodb_format::fil::page_type::PageType;
 use innodb_format::fil::trailer::FilTrailer;
-use innodb_format::fsp::flst::FlstNode;
-use innodb_format::fsp::header::FspHeader;
-use innodb_format::fsp::inode::{self, Inode};
-use innodb_format::fsp::xdes::{self, XdesEntry, XdesState};
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::IndexPage;
-use innodb_format::sys::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
 use serde::Serialize;
 
-/// A titled group of fields (one on-disk structure).
-#[derive(Debug, Clone, Serialize)]
-pub struct Section {
-    /// The structure's name.
-    pub title: String,
-    /// Its fields.
-    pub fields: Vec<Field>,
-}
+/// A titled group of fields (one on-disk structure), as the format
+/// crate's body decoders give them.
+pub use innodb_format::section::Section;
 
 /// Everything decoded about one page.
 #[derive(Debug, Clone, Serialize)]
@@ -78,9 +68,13 @@ impl PageDetail {
             source,
         };
         let mut records = None;
+        let ctx = PageContext {
+            doublewrite_copy: check.doublewrite_copy,
+            ..format.page_context(space.space_id(), n)
+        };
         let mut sections = vec![Section {
             title: "FIL header".into(),
-            fields: check.fil.fields(vendor, full_crc32),
+            fields: check.fil.fields_at(0, &ctx),
         }];
         // The image whose body is decoded: the inflated page for page-compressed pages.
         let image: &[u8] = match (check.compressed, checker.inflated_page()) {
@@ -106,7 +100,13 @@ impl PageDetail {
                 let inner = FilHeader::parse(inflated).map_err(page_err)?;
                 sections.push(Section {
                     title: "FIL header (inflated page)".into(),
-                    fields: inner.fields(vendor, false),
+                    fields: inner.fields_at(
+                        0,
+                        &PageContext {
+                            full_crc32: false,
+                            ..ctx
+                        },
+                    ),
                 });
                 inflated
             }
@@ -174,30 +174,19 @@ impl PageDetail {
                 image
             };
         if !check.all_zero {
-            if n == 0 {
-                if let Ok(h) = FspHeader::parse(image) {
-                    sections.push(Section {
-                        title: "FSP header".into(),
-                        fields: h.fields(),
-                    });
-                }
-            }
-            let es = format.extent_size();
-            let is_descriptor_page = n.is_multiple_of(format.physical_page_size() as u32)
-                && (check.page_type == PageType::TYPE_FSP_HDR
-                    || check.page_type == PageType::TYPE_XDES);
-            if is_descriptor_page {
-                sections.extend(xdes_sections(image, n, es, format.physical_page_size()));
-            }
-            if check.page_type == PageType::INODE {
-                sections.extend(inode_sections(image, es));
-            }
+            let body = innodb_format::body::decode(check.page_type, image, &ctx);
+            sections.extend(body.sections);
+            findings.extend(body.problems.iter().map(|e| {
+                Finding::on_page(
+                    FindingKind::Unreadable,
+                    n,
+                    e.offset(),
+                    e.field(),
+                    e.to_string(),
+                )
+            }));
             if check.page_type.is_index_layout(vendor) {
                 let h = IndexHeader::parse(image).map_err(page_err)?;
-                sections.push(Section {
-                    title: "INDEX page header".into(),
-                    fields: h.fields(),
-                });
                 let r = PageRecords::new(&mut zip_pages, &IndexPage::new(image, h));
                 findings.extend(r.problems.iter().map(|p| {
                     Finding::on_page(
@@ -210,22 +199,16 @@ impl PageDetail {
                 }));
                 records = Some(r);
             }
-            if check.page_type == PageType::TYPE_BLOB {
-                sections.push(blob_section(image).map_err(page_err)?);
-            }
-            if n == TRX_SYS_PAGE_NO && check.page_type == PageType::TYPE_TRX_SYS {
-                if let Ok(Some(d)) = Doublewrite::parse(image) {
-                    sections.push(Section {
-                        title: "TRX_SYS doublewrite".into(),
-                        fields: d.fields(image.len()),
-                    });
-                }
-            }
             if !format.is_zip() {
-                sections.push(
-                    trailer_section(image, full_crc32 && check.compressed.is_none())
-                        .map_err(page_err)?,
-                );
+                sections.push(Section {
+                    title: "FIL trailer".into(),
+                    fields: FilTrailer::fields(
+                        image,
+                        full_crc32 && check.compressed.is_none(),
+                        &ctx,
+                    )
+                    .map_err(page_err)?,
+                });
             }
         }
         Ok(PageDetail {
@@ -244,108 +227,4 @@ impl PageDetail {
             image: bytes.to_vec(),
         })
     }
-}
-
-fn trailer_section(image: &[u8], full_crc32: bool) -> Result<Section, innodb_format::FormatError> {
-    let t = FilTrailer::parse(image, full_crc32)?;
-    let n = image.len();
-    let hex = |v: u32| format!("checksum 0x{v:08x}");
-    let fields = if full_crc32 {
-        let crc = t.full_crc32_checksum.unwrap_or(0);
-        vec![
-            Field::new(n - 8, 4, "FIL_PAGE_FCRC32_END_LSN", t.lsn_low32.into()),
-            Field::with_meaning(n - 4, 4, "FIL_PAGE_FCRC32_CHECKSUM", crc.into(), hex(crc)),
-        ]
-    } else {
-        let old = t.old_checksum.unwrap_or(0);
-        vec![
-            Field::with_meaning(
-                n - 8,
-                4,
-                "FIL_PAGE_END_LSN_OLD_CHKSUM",
-                old.into(),
-                hex(old),
-            ),
-            Field::new(
-                n - 4,
-                4,
-                "FIL_PAGE_END_LSN_OLD_CHKSUM+4 (LSN low 32 bits)",
-                t.lsn_low32.into(),
-            ),
-        ]
-    };
-    Ok(Section {
-        title: "FIL trailer".into(),
-        fields,
-    })
-}
-
-/// The header of an uncompressed BLOB page (`btr0cur.cc`): the part stored
-/// on this page and the next page of the chain.
-fn blob_section(image: &[u8]) -> Result<Section, innodb_format::FormatError> {
-    use innodb_format::bytes::u32_at;
-    /// `BTR_BLOB_PART_LEN`: bytes of the column on this page (FIL_PAGE_DATA + 0).
-    const BTR_BLOB_PART_LEN: usize = 38;
-    /// `BTR_BLOB_NEXT_PAGE_NO`: the next page of the chain, or FIL_NULL (FIL_PAGE_DATA + 4).
-    const BTR_BLOB_NEXT_PAGE_NO: usize = 42;
-    let len = u32_at(image, BTR_BLOB_PART_LEN, "BTR_BLOB_PART_LEN")?;
-    let next = u32_at(image, BTR_BLOB_NEXT_PAGE_NO, "BTR_BLOB_NEXT_PAGE_NO")?;
-    let mut next_field = Field::new(
-        BTR_BLOB_NEXT_PAGE_NO,
-        4,
-        "BTR_BLOB_NEXT_PAGE_NO",
-        next.into(),
-    );
-    if next == u32::MAX {
-        next_field.meaning = Some("FIL_NULL: the last page of the column".into());
-    }
-    Ok(Section {
-        title: "BLOB page header".into(),
-        fields: vec![
-            Field::new(BTR_BLOB_PART_LEN, 4, "BTR_BLOB_PART_LEN", len.into()),
-            next_field,
-        ],
-    })
-}
-
-/// One section per extent descriptor in use on a FSP_HDR or XDES page `n`.
-fn xdes_sections(image: &[u8], n: u32, extent_size: usize, physical: usize) -> Vec<Section> {
-    (0..xdes::entries_per_page(physical, extent_size))
-        .filter_map(|i| XdesEntry::at(image, i, extent_size).ok().map(|e| (i, e)))
-        .filter(|(_, e)| e.state() != XdesState::NOT_INITED)
-        .map(|(i, e)| {
-            let first = n as usize + i * extent_size;
-            Section {
-                title: format!("XDES entry {i}: pages {first}..{}", first + extent_size - 1),
-                fields: e.fields(i),
-            }
-        })
-        .collect()
-}
-
-/// The INODE page's list node and one section per segment entry in use.
-fn inode_sections(image: &[u8], extent_size: usize) -> Vec<Section> {
-    let mut out = Vec::new();
-    if let Ok(node) = image
-        .get(inode::FSEG_INODE_PAGE_NODE..)
-        .ok_or(())
-        .and_then(|b| FlstNode::parse(b).map_err(|_| ()))
-    {
-        out.push(Section {
-            title: "INODE page list node".into(),
-            fields: vec![node.field(inode::FSEG_INODE_PAGE_NODE, "FSEG_INODE_PAGE_NODE")],
-        });
-    }
-    for i in 0..inode::inodes_per_page(image.len(), extent_size) {
-        let Ok(e) = Inode::at(image, i, extent_size) else {
-            break;
-        };
-        if e.segment_id() != 0 {
-            out.push(Section {
-                title: format!("INODE entry {i}: segment {}", e.segment_id()),
-                fields: e.fields(),
-            });
-        }
-    }
-    out
 }

@@ -366,7 +366,10 @@ impl UndoReport {
                 }
             }
             let (len, size) = r.header.as_ref().map_or((0, 0), |h| {
-                (u64::from(h.history.len), u64::from(h.history_size))
+                (
+                    u64::from(h.fixed.history.len),
+                    u64::from(h.fixed.history_size),
+                )
             });
             totals.history_list_length += len;
             totals.history_size_pages += size;

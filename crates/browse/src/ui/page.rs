@@ -69,8 +69,9 @@ fn item_line<'a>(
                 .as_deref()
                 .map(|m| format!("  ({m})"))
                 .unwrap_or_default();
+            let pointer = field.pointer.map(|p| format!("  {p}")).unwrap_or_default();
             Line::raw(format!(
-                " {:>5} {:>3}  {:<26} {}{meaning}",
+                " {:>5} {:>3}  {:<26} {}{meaning}{pointer}",
                 field.offset, field.size, field.name, field.value
             ))
         }

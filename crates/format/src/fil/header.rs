@@ -1,116 +1,63 @@
 //! FIL header: the first 38 bytes of every page (`FIL_PAGE_DATA` = 38).
 
-use crate::field::{page_no_meaning, Field};
+use crate::context::PageContext;
 use crate::fil::page_type::PageType;
-use crate::vendor::Vendor;
+use crate::layout::layout;
 use crate::FormatError;
-use binrw::BinRead;
-use serde::Serialize;
 
-/// Offset of `FIL_PAGE_SPACE_OR_CHKSUM`: checksum (MariaDB full_crc32: key version).
-pub const FIL_PAGE_SPACE_OR_CHKSUM: usize = 0;
-/// Offset of `FIL_PAGE_OFFSET`: the page number.
-pub const FIL_PAGE_OFFSET: usize = 4;
-/// Offset of `FIL_PAGE_PREV`: left sibling (MySQL 8.0 page 0: server version).
-pub const FIL_PAGE_PREV: usize = 8;
-/// Offset of `FIL_PAGE_NEXT`: right sibling (MySQL 8.0 page 0: space version).
-pub const FIL_PAGE_NEXT: usize = 12;
-/// Offset of `FIL_PAGE_LSN`: LSN of the last modification.
-pub const FIL_PAGE_LSN: usize = 16;
-/// Offset of `FIL_PAGE_TYPE`.
-pub const FIL_PAGE_TYPE: usize = 24;
-/// Offset of `FIL_PAGE_FILE_FLUSH_LSN` (page 0 of the system tablespace; overloaded elsewhere).
-pub const FIL_PAGE_FILE_FLUSH_LSN: usize = 26;
-/// Offset of `FIL_PAGE_SPACE_ID` (called `FIL_PAGE_ARCH_LOG_NO_OR_SPACE_ID` in old sources).
-pub const FIL_PAGE_SPACE_ID: usize = 34;
-/// Size of the FIL header; page data starts here.
-pub const FIL_PAGE_DATA: usize = 38;
+layout! {
+    /// The FIL header of a page.
+    pub struct FilHeader {
+        /// Offset 0 (`FIL_PAGE_SPACE_OR_CHKSUM`, 4 bytes): the stored checksum
+        /// (pre-full_crc32 layouts); MariaDB full_crc32: the key version.
+        FIL_PAGE_SPACE_OR_CHKSUM @ 0 => checksum_or_key_version: u32, shows show_checksum;
+        /// Offset 4 (`FIL_PAGE_OFFSET`, 4 bytes): the page number.
+        FIL_PAGE_OFFSET @ 4 => page_no: u32;
+        /// Offset 8 (`FIL_PAGE_PREV`, 4 bytes): the previous page at the same
+        /// B-tree level, or `FIL_NULL` (MySQL 8.0 page 0: the server version).
+        FIL_PAGE_PREV @ 8 => prev: u32, points page;
+        /// Offset 12 (`FIL_PAGE_NEXT`, 4 bytes): the next page at the same
+        /// B-tree level, or `FIL_NULL` (MySQL 8.0 page 0: the space version).
+        FIL_PAGE_NEXT @ 12 => next: u32, points page;
+        /// Offset 16 (`FIL_PAGE_LSN`, 8 bytes): LSN of the newest change written to this page.
+        FIL_PAGE_LSN @ 16 => lsn: u64;
+        /// Offset 24 (`FIL_PAGE_TYPE`, 2 bytes): the page type.
+        FIL_PAGE_TYPE @ 24 => page_type: PageType, shows show_type;
+        /// Offset 26 (`FIL_PAGE_FILE_FLUSH_LSN`, 8 bytes): the flush LSN
+        /// (page 0 of the system tablespace), overloaded elsewhere.
+        FIL_PAGE_FILE_FLUSH_LSN @ 26 => flush_lsn: u64;
+        /// Offset 34 (`FIL_PAGE_SPACE_ID`, 4 bytes, `FIL_PAGE_ARCH_LOG_NO_OR_SPACE_ID`
+        /// in old sources): the tablespace id.
+        FIL_PAGE_SPACE_ID @ 34 => space_id: u32;
+    }
+}
 
-/// The FIL header of a page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, BinRead, Serialize)]
-#[br(big)]
-pub struct FilHeader {
-    /// Offset 0: stored checksum (pre-full_crc32 layouts); MariaDB full_crc32: key version.
-    pub checksum_or_key_version: u32,
-    /// Offset 4: page number.
-    pub page_no: u32,
-    /// Offset 8: previous page at the same B-tree level, or `FIL_NULL`.
-    pub prev: u32,
-    /// Offset 12: next page at the same B-tree level, or `FIL_NULL`.
-    pub next: u32,
-    /// Offset 16: LSN of the newest change written to this page.
-    pub lsn: u64,
-    /// Offset 24: page type.
-    #[br(map = PageType)]
-    pub page_type: PageType,
-    /// Offset 26: flush LSN (page 0 of the system tablespace) or overloaded use.
-    pub flush_lsn: u64,
-    /// Offset 34: tablespace id.
-    pub space_id: u32,
+/// Size of the FIL header; page data starts here (`FIL_PAGE_DATA`, 38).
+pub const FIL_PAGE_DATA: usize = FilHeader::END;
+
+fn show_checksum(v: &u32, ctx: &PageContext) -> Option<String> {
+    Some(if ctx.full_crc32 {
+        "key version (full_crc32)".to_string()
+    } else {
+        format!("checksum 0x{v:08x}")
+    })
+}
+
+fn show_type(t: &PageType, ctx: &PageContext) -> Option<String> {
+    Some(t.name(ctx.vendor).into_owned())
 }
 
 impl FilHeader {
     /// Reads the header from the start of a page image.
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
-        let bytes = crate::bytes::slice(page, 0, FIL_PAGE_DATA, "FIL_HEADER")?;
-        // The slice is exactly 38 bytes, so reading cannot run short.
-        FilHeader::read(&mut binrw::io::Cursor::new(bytes)).map_err(|e| FormatError::BadValue {
-            field: "FIL_HEADER",
-            offset: 0,
-            reason: e.to_string(),
-        })
-    }
-
-    /// Every field with its offset, for display.
-    pub fn fields(&self, vendor: Vendor, full_crc32: bool) -> Vec<Field> {
-        vec![
-            Field::with_meaning(
-                FIL_PAGE_SPACE_OR_CHKSUM,
-                4,
-                "FIL_PAGE_SPACE_OR_CHKSUM",
-                self.checksum_or_key_version.into(),
-                if full_crc32 {
-                    "key version (full_crc32)".to_string()
-                } else {
-                    format!("checksum 0x{:08x}", self.checksum_or_key_version)
-                },
-            ),
-            Field::new(FIL_PAGE_OFFSET, 4, "FIL_PAGE_OFFSET", self.page_no.into()),
-            Field {
-                meaning: page_no_meaning(self.prev),
-                ..Field::new(FIL_PAGE_PREV, 4, "FIL_PAGE_PREV", self.prev.into())
-            },
-            Field {
-                meaning: page_no_meaning(self.next),
-                ..Field::new(FIL_PAGE_NEXT, 4, "FIL_PAGE_NEXT", self.next.into())
-            },
-            Field::new(FIL_PAGE_LSN, 8, "FIL_PAGE_LSN", self.lsn),
-            Field::with_meaning(
-                FIL_PAGE_TYPE,
-                2,
-                "FIL_PAGE_TYPE",
-                self.page_type.0.into(),
-                self.page_type.name(vendor),
-            ),
-            Field::new(
-                FIL_PAGE_FILE_FLUSH_LSN,
-                8,
-                "FIL_PAGE_FILE_FLUSH_LSN",
-                self.flush_lsn,
-            ),
-            Field::new(
-                FIL_PAGE_SPACE_ID,
-                4,
-                "FIL_PAGE_SPACE_ID",
-                self.space_id.into(),
-            ),
-        ]
+        Self::parse_at(page, 0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vendor::Vendor;
 
     #[test]
     fn parses_all_fields() {
@@ -130,17 +77,28 @@ mod tests {
         assert_eq!(h.lsn, 0x0102_0304_0506_0708);
         assert_eq!(h.page_type, PageType::INDEX);
         assert_eq!(h.space_id, 42);
-        let f = h.fields(Vendor::MySql, false);
+        assert_eq!(FIL_PAGE_DATA, 38);
+        let ctx = PageContext {
+            vendor: Vendor::MySql,
+            ..PageContext::default()
+        };
+        let f = h.fields_at(0, &ctx);
+        assert_eq!(f[0].meaning.as_deref(), Some("checksum 0x11223344"));
         assert_eq!(f[2].meaning.as_deref(), Some("FIL_NULL"));
         assert_eq!(f[5].meaning.as_deref(), Some("INDEX"));
+        assert_eq!(
+            (f[7].name, f[7].offset, f[7].size),
+            ("FIL_PAGE_SPACE_ID", 34, 4)
+        );
     }
 
     #[test]
-    fn short_page_is_an_error() {
+    fn short_page_is_an_error_naming_the_field() {
         assert!(matches!(
             FilHeader::parse(&[0u8; 20]),
             Err(FormatError::OutOfBounds {
-                field: "FIL_HEADER",
+                field: "FIL_PAGE_LSN",
+                offset: 16,
                 ..
             })
         ));

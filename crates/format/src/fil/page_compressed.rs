@@ -6,18 +6,26 @@
 //! n`): payload from 26 up to the frame end, algorithm from the tablespace
 //! flags. Only zlib is decoded; the other algorithms are named.
 
-use crate::bytes::{slice, u16_at, u64_at};
+use crate::bytes::slice;
 use crate::fsp::flags::CompressionAlgorithm;
+use crate::layout::layout;
 use crate::FormatError;
 use serde::Serialize;
 
-/// Offset of the algorithm in classic page-compressed pages (`FIL_PAGE_COMP_ALGO`);
-/// start of the payload in full_crc32 frames.
-pub const FIL_PAGE_COMP_ALGO: usize = 26;
-/// Offset of the payload length in classic page-compressed pages (`FIL_PAGE_COMP_SIZE`).
-pub const FIL_PAGE_COMP_SIZE: usize = 38;
+layout! {
+    /// The frame header of a classic page-compressed page (absolute offsets).
+    pub struct ClassicCompressedHeader {
+        /// Offset 26 (`FIL_PAGE_COMP_ALGO`, 8 bytes, in the place of
+        /// `FIL_PAGE_FILE_FLUSH_LSN`): the compression algorithm; in
+        /// full_crc32 frames the payload starts here instead.
+        FIL_PAGE_COMP_ALGO @ 26 => algorithm: u64;
+        /// Offset 38 (`FIL_PAGE_COMP_SIZE`, 2 bytes): bytes of compressed payload.
+        FIL_PAGE_COMP_SIZE @ 38 => payload_len: u16;
+    }
+}
+
 /// Offset of the payload in classic page-compressed pages (`FIL_PAGE_COMP_DATA`).
-pub const FIL_PAGE_COMP_DATA: usize = 40;
+pub const FIL_PAGE_COMP_DATA: usize = ClassicCompressedHeader::END;
 
 /// What a page-compressed frame held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -61,7 +69,8 @@ impl PageDecompressor {
 
     /// Inflates a classic (type 34354) page-compressed page.
     pub fn decompress_classic(&mut self, page: &[u8]) -> Result<CompressedFrame, FormatError> {
-        let algo_raw = u64_at(page, FIL_PAGE_COMP_ALGO, "FIL_PAGE_COMP_ALGO")?;
+        let header = ClassicCompressedHeader::parse_at(page, 0)?;
+        let algo_raw = header.algorithm;
         if algo_raw > 0xFF {
             return Err(FormatError::BadValue {
                 field: "FIL_PAGE_COMP_ALGO",
@@ -70,7 +79,7 @@ impl PageDecompressor {
             });
         }
         let algorithm = CompressionAlgorithm(algo_raw as u8);
-        let len = usize::from(u16_at(page, FIL_PAGE_COMP_SIZE, "FIL_PAGE_COMP_SIZE")?);
+        let len = usize::from(header.payload_len);
         let payload = slice(page, FIL_PAGE_COMP_DATA, len, "FIL_PAGE_COMP_DATA")?;
         self.inflate(algorithm, payload, FIL_PAGE_COMP_DATA, page)?;
         Ok(CompressedFrame {

@@ -166,6 +166,17 @@ impl PageType {
     }
 }
 
+impl crate::layout::OnDisk for PageType {
+    type Value = PageType;
+    const SIZE: usize = 2;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<PageType, crate::FormatError> {
+        crate::bytes::u16_at(buf, offset, name).map(PageType)
+    }
+    fn field(value: &PageType, offset: usize, name: &'static str) -> crate::field::Field {
+        crate::field::Field::new(offset, 2, name, value.0.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,17 @@ pub struct DecodedFlags {
     pub compression_algorithm: Option<CompressionAlgorithm>,
 }
 
+impl crate::layout::OnDisk for FspFlags {
+    type Value = FspFlags;
+    const SIZE: usize = 4;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<FspFlags, crate::FormatError> {
+        crate::bytes::u32_at(buf, offset, name).map(FspFlags)
+    }
+    fn field(value: &FspFlags, offset: usize, name: &'static str) -> crate::field::Field {
+        crate::field::Field::new(offset, 4, name, value.0.into())
+    }
+}
+
 impl FspFlags {
     /// True when the MariaDB full_crc32 marker is set.
     pub fn is_full_crc32(self) -> bool {

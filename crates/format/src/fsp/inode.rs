@@ -6,30 +6,60 @@
 //! 28, `FSEG_FULL` 44 (list bases, 16 each), `FSEG_MAGIC_N` 60 (4), then
 //! `FSEG_FRAG_ARR` 64: `FSP_EXTENT_SIZE / 2` fragment-page slots of 4 bytes.
 
-use crate::bytes::{slice, u32_at, u64_at};
-use crate::fsp::flst::{FlstBase, FLST_BASE_NODE_SIZE};
+use crate::bytes::{slice, u32_at};
+use crate::context::PageContext;
+use crate::field::{Field, Pointer};
+use crate::fsp::flst::{FlstBase, FlstNode};
+use crate::layout::layout;
+use crate::section::Body;
 use crate::FormatError;
 
-/// Absolute offset of `FSEG_INODE_PAGE_NODE`.
-pub const FSEG_INODE_PAGE_NODE: usize = 38;
+layout! {
+    /// The INODE page's own header (absolute offsets).
+    pub struct InodePageHeader {
+        /// Offset 38 (`FSEG_INODE_PAGE_NODE`, 12 bytes): links the page into
+        /// `FSP_SEG_INODES_FULL` or `FSP_SEG_INODES_FREE`.
+        FSEG_INODE_PAGE_NODE @ 38 => node: FlstNode;
+    }
+}
+
 /// Absolute offset of the first entry (`FSEG_ARR_OFFSET`).
-pub const FSEG_ARR_OFFSET: usize = 50;
-/// Offset of `FSEG_ID` within an entry.
-pub const FSEG_ID: usize = 0;
-/// Offset of `FSEG_NOT_FULL_N_USED` within an entry.
-pub const FSEG_NOT_FULL_N_USED: usize = 8;
-/// Offset of the `FSEG_FREE` list base within an entry.
-pub const FSEG_FREE: usize = 12;
-/// Offset of the `FSEG_NOT_FULL` list base within an entry.
-pub const FSEG_NOT_FULL: usize = 28;
-/// Offset of the `FSEG_FULL` list base within an entry.
-pub const FSEG_FULL: usize = 44;
-/// Offset of `FSEG_MAGIC_N` within an entry.
-pub const FSEG_MAGIC_N: usize = 60;
-/// Offset of `FSEG_FRAG_ARR` within an entry.
-pub const FSEG_FRAG_ARR: usize = 64;
+pub const FSEG_ARR_OFFSET: usize = InodePageHeader::END;
+
+layout! {
+    /// The fixed part of a file-segment entry, offsets from the entry's
+    /// start; the fragment array (`FSEG_FRAG_ARR`) follows it.
+    pub struct InodeFixed {
+        /// Offset 0 (`FSEG_ID`, 8 bytes): the segment id; 0 for an unused slot.
+        FSEG_ID @ 0 => id: u64, points segment;
+        /// Offset 8 (`FSEG_NOT_FULL_N_USED`, 4 bytes): used pages in the NOT_FULL extents.
+        FSEG_NOT_FULL_N_USED @ 8 => not_full_n_used: u32;
+        /// Offset 12 (`FSEG_FREE`, list base): the segment's free extents.
+        FSEG_FREE @ 12 => free: FlstBase;
+        /// Offset 28 (`FSEG_NOT_FULL`, list base): its partly used extents.
+        FSEG_NOT_FULL @ 28 => not_full: FlstBase;
+        /// Offset 44 (`FSEG_FULL`, list base): its full extents.
+        FSEG_FULL @ 44 => full: FlstBase;
+        /// Offset 60 (`FSEG_MAGIC_N`, 4 bytes): `FSEG_MAGIC_N_VALUE` in a valid entry.
+        FSEG_MAGIC_N @ 60 => magic: u32, shows show_magic;
+    }
+}
+
+/// Offset of `FSEG_FRAG_ARR` within an entry: `FSP_EXTENT_SIZE / 2` page numbers.
+pub const FSEG_FRAG_ARR: usize = InodeFixed::END;
 /// `FSEG_MAGIC_N_VALUE`.
 pub const FSEG_MAGIC_N_VALUE: u32 = 97_937_874;
+
+fn show_magic(v: &u32, _: &PageContext) -> Option<String> {
+    Some(
+        if *v == FSEG_MAGIC_N_VALUE {
+            "valid"
+        } else {
+            "wrong"
+        }
+        .into(),
+    )
+}
 
 /// Fragment-page slots per entry (`FSEG_FRAG_ARR_N_SLOTS` = `FSP_EXTENT_SIZE / 2`).
 pub fn frag_slots(extent_size: usize) -> usize {
@@ -50,6 +80,7 @@ pub fn inodes_per_page(physical_page_size: usize, extent_size: usize) -> usize {
 #[derive(Debug, Clone, Copy)]
 pub struct Inode<'a> {
     bytes: &'a [u8],
+    fixed: InodeFixed,
     offset: usize,
     extent_size: usize,
 }
@@ -67,8 +98,10 @@ impl<'a> Inode<'a> {
         offset: usize,
         extent_size: usize,
     ) -> Result<Self, FormatError> {
+        let bytes = slice(page, offset, inode_size(extent_size), "FSEG_INODE")?;
         Ok(Inode {
-            bytes: slice(page, offset, inode_size(extent_size), "FSEG_INODE")?,
+            bytes,
+            fixed: InodeFixed::parse_at(bytes, 0)?,
             offset,
             extent_size,
         })
@@ -94,38 +127,32 @@ impl<'a> Inode<'a> {
 
     /// `FSEG_ID` (offset 0): the segment id; 0 for an unused slot.
     pub fn segment_id(&self) -> u64 {
-        u64_at(self.bytes, FSEG_ID, "FSEG_ID").unwrap_or(0)
+        self.fixed.id
     }
 
     /// `FSEG_NOT_FULL_N_USED` (offset 8): used pages in the NOT_FULL extents.
     pub fn not_full_n_used(&self) -> u32 {
-        u32_at(self.bytes, FSEG_NOT_FULL_N_USED, "FSEG_NOT_FULL_N_USED").unwrap_or(0)
-    }
-
-    fn list(&self, at: usize) -> FlstBase {
-        slice(self.bytes, at, FLST_BASE_NODE_SIZE, "FSEG list base")
-            .and_then(FlstBase::parse)
-            .unwrap_or(FlstBase::EMPTY)
+        self.fixed.not_full_n_used
     }
 
     /// `FSEG_FREE` (offset 12): the segment's free extents.
     pub fn free(&self) -> FlstBase {
-        self.list(FSEG_FREE)
+        self.fixed.free
     }
 
     /// `FSEG_NOT_FULL` (offset 28): partly used extents.
     pub fn not_full(&self) -> FlstBase {
-        self.list(FSEG_NOT_FULL)
+        self.fixed.not_full
     }
 
     /// `FSEG_FULL` (offset 44): full extents.
     pub fn full(&self) -> FlstBase {
-        self.list(FSEG_FULL)
+        self.fixed.full
     }
 
     /// `FSEG_MAGIC_N` (offset 60).
     pub fn magic(&self) -> u32 {
-        u32_at(self.bytes, FSEG_MAGIC_N, "FSEG_MAGIC_N").unwrap_or(0)
+        self.fixed.magic
     }
 
     /// `FSEG_FRAG_ARR` (offset 64): every slot, `FIL_NULL` for an empty one.
@@ -136,35 +163,15 @@ impl<'a> Inode<'a> {
         })
     }
 
-    /// The entry's fields at their absolute offsets.
-    pub fn fields(&self) -> Vec<crate::field::Field> {
-        use crate::field::Field;
-        let at = self.offset;
+    /// The entry's fields for display at their absolute offsets: the
+    /// declared fixed part, then the fragment array as the count of pages
+    /// in use, listed, pointing at the first.
+    pub fn fields_at(&self, ctx: &PageContext) -> Vec<Field> {
         let frag: Vec<String> = self.frag_pages().map(|p| p.to_string()).collect();
-        vec![
-            Field::new(at + FSEG_ID, 8, "FSEG_ID", self.segment_id()),
-            Field::new(
-                at + FSEG_NOT_FULL_N_USED,
-                4,
-                "FSEG_NOT_FULL_N_USED",
-                self.not_full_n_used().into(),
-            ),
-            self.free().field(at + FSEG_FREE, "FSEG_FREE"),
-            self.not_full().field(at + FSEG_NOT_FULL, "FSEG_NOT_FULL"),
-            self.full().field(at + FSEG_FULL, "FSEG_FULL"),
+        let mut out = self.fixed.fields_at(self.offset, ctx);
+        out.push(
             Field::with_meaning(
-                at + FSEG_MAGIC_N,
-                4,
-                "FSEG_MAGIC_N",
-                self.magic().into(),
-                if self.magic() == FSEG_MAGIC_N_VALUE {
-                    "valid"
-                } else {
-                    "wrong"
-                },
-            ),
-            Field::with_meaning(
-                at + FSEG_FRAG_ARR,
+                self.offset + FSEG_FRAG_ARR,
                 4 * frag_slots(self.extent_size),
                 "FSEG_FRAG_ARR",
                 frag.len() as u64,
@@ -173,13 +180,34 @@ impl<'a> Inode<'a> {
                 } else {
                     format!("pages {}", frag.join(", "))
                 },
-            ),
-        ]
+            )
+            .pointing(self.frag_pages().next().map(Pointer::Page)),
+        );
+        out
     }
 
     /// The fragment pages in use.
     pub fn frag_pages(&self) -> impl Iterator<Item = u32> + 'a {
         self.frag_slots().filter(|&p| p != crate::FIL_NULL)
+    }
+}
+
+/// The INODE page's list node and one section per segment entry in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "INODE page list node",
+        InodePageHeader::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    for i in 0..inodes_per_page(page.len(), ctx.extent_size) {
+        let Some(e) = body.keep(Inode::at(page, i, ctx.extent_size)) else {
+            break;
+        };
+        if e.segment_id() != 0 {
+            body.push(
+                format!("INODE entry {i}: segment {}", e.segment_id()),
+                e.fields_at(ctx),
+            );
+        }
     }
 }
 

@@ -5,21 +5,33 @@
 //! Entry layout: `XDES_ID` 0 (8), `XDES_FLST_NODE` 8 (12), `XDES_STATE` 20 (4),
 //! `XDES_BITMAP` 24 (2 bits per page, least significant bit first).
 
-use crate::bytes::{slice, u32_at, u64_at};
+use crate::bytes::slice;
+use crate::context::PageContext;
+use crate::field::{Field, Pointer};
 use crate::fsp::flst::FlstNode;
+use crate::layout::{layout, OnDisk};
+use crate::section::Body;
 use crate::FormatError;
 use serde::Serialize;
 
 /// Absolute offset of the descriptor array (`XDES_ARR_OFFSET` = FSP header end).
 pub const XDES_ARR_OFFSET: usize = 150;
-/// Offset of `XDES_ID` within an entry.
-pub const XDES_ID: usize = 0;
-/// Offset of `XDES_FLST_NODE` within an entry.
-pub const XDES_FLST_NODE: usize = 8;
-/// Offset of `XDES_STATE` within an entry.
-pub const XDES_STATE: usize = 20;
-/// Offset of `XDES_BITMAP` within an entry.
-pub const XDES_BITMAP: usize = 24;
+
+layout! {
+    /// The fixed part of an extent descriptor, offsets from the entry's
+    /// start; the page bitmap (`XDES_BITMAP`) follows it.
+    pub struct XdesFixed {
+        /// Offset 0 (`XDES_ID`, 8 bytes): the owning segment, meaningful for FSEG extents.
+        XDES_ID @ 0 => id: u64;
+        /// Offset 8 (`XDES_FLST_NODE`, 12 bytes): the node linking the extent into a list.
+        XDES_FLST_NODE @ 8 => node: FlstNode;
+        /// Offset 20 (`XDES_STATE`, 4 bytes): what the extent is used for.
+        XDES_STATE @ 20 => state: XdesState;
+    }
+}
+
+/// Offset of `XDES_BITMAP` within an entry: 2 bits per page (`XDES_FREE_BIT`, `XDES_CLEAN_BIT`).
+pub const XDES_BITMAP: usize = XdesFixed::END;
 
 /// Size of one entry for extents of `extent_size` pages (`XDES_SIZE`).
 pub fn xdes_size(extent_size: usize) -> usize {
@@ -73,6 +85,18 @@ impl XdesState {
     }
 }
 
+impl OnDisk for XdesState {
+    type Value = XdesState;
+    const SIZE: usize = 4;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
+        crate::bytes::u32_at(buf, offset, name).map(XdesState)
+    }
+    /// One field: the state number, named.
+    fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        Field::with_meaning(offset, 4, name, v.0.into(), v.to_string())
+    }
+}
+
 impl Serialize for XdesState {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.name() {
@@ -95,6 +119,7 @@ impl std::fmt::Display for XdesState {
 #[derive(Debug, Clone, Copy)]
 pub struct XdesEntry<'a> {
     bytes: &'a [u8],
+    fixed: XdesFixed,
     extent_size: usize,
 }
 
@@ -103,8 +128,10 @@ impl<'a> XdesEntry<'a> {
     pub fn at(page: &'a [u8], index: usize, extent_size: usize) -> Result<Self, FormatError> {
         let size = xdes_size(extent_size);
         let offset = XDES_ARR_OFFSET + index * size;
+        let bytes = slice(page, offset, size, "XDES entry")?;
         Ok(XdesEntry {
-            bytes: slice(page, offset, size, "XDES entry")?,
+            bytes,
+            fixed: XdesFixed::parse_at(bytes, 0)?,
             extent_size,
         })
     }
@@ -116,18 +143,17 @@ impl<'a> XdesEntry<'a> {
 
     /// `XDES_ID` (offset 0): the owning segment, meaningful for FSEG extents.
     pub fn segment_id(&self) -> u64 {
-        u64_at(self.bytes, XDES_ID, "XDES_ID").unwrap_or(0)
+        self.fixed.id
     }
 
     /// `XDES_FLST_NODE` (offset 8): the node linking the extent into a list.
     pub fn list_node(&self) -> FlstNode {
-        FlstNode::parse(self.bytes.get(XDES_FLST_NODE..).unwrap_or_default())
-            .unwrap_or(FlstNode::NULL)
+        self.fixed.node
     }
 
     /// `XDES_STATE` (offset 20).
     pub fn state(&self) -> XdesState {
-        XdesState(u32_at(self.bytes, XDES_STATE, "XDES_STATE").unwrap_or(0))
+        self.fixed.state
     }
 
     /// `XDES_FREE_BIT` of page `i` of the extent: true when the page is free.
@@ -145,38 +171,51 @@ impl<'a> XdesEntry<'a> {
             .count()
     }
 
-    /// The entry's fields at their absolute offsets, the entry being number
-    /// `index` on its page.
-    pub fn fields(&self, index: usize) -> Vec<crate::field::Field> {
-        use crate::field::Field;
-        let at = Self::offset_of(index, self.extent_size);
+    /// The entry's fields for display, the entry starting at absolute
+    /// `base` and describing the extent that starts at page `first_page`:
+    /// the declared fixed part, then the bitmap as the count of used pages
+    /// with the free ones listed. The fields with no pointer of their own
+    /// point at the extent.
+    pub fn fields_at(&self, base: usize, first_page: u32, ctx: &PageContext) -> Vec<Field> {
         let free: Vec<usize> = (0..self.extent_size)
             .filter(|&i| self.is_page_free(i))
             .collect();
-        vec![
-            Field::new(at + XDES_ID, 8, "XDES_ID", self.segment_id()),
-            self.list_node()
-                .field(at + XDES_FLST_NODE, "XDES_FLST_NODE"),
-            Field::with_meaning(
-                at + XDES_STATE,
-                4,
-                "XDES_STATE",
-                self.state().0.into(),
-                self.state().to_string(),
-            ),
-            Field::with_meaning(
-                at + XDES_BITMAP,
-                xdes_size(self.extent_size) - XDES_BITMAP,
-                "XDES_BITMAP",
-                self.used_pages() as u64,
-                format!("{} used; free: {}", self.used_pages(), ranges(&free)),
-            ),
-        ]
+        let mut out = self.fixed.fields_at(base, ctx);
+        out.push(Field::with_meaning(
+            base + XDES_BITMAP,
+            xdes_size(self.extent_size) - XDES_BITMAP,
+            "XDES_BITMAP",
+            self.used_pages() as u64,
+            format!("{} used; free: {}", self.used_pages(), ranges(&free)),
+        ));
+        for f in &mut out {
+            f.pointer = f.pointer.or(Some(Pointer::Extent(first_page)));
+        }
+        out
     }
 
     /// Pages per extent this entry describes.
     pub fn extent_size(&self) -> usize {
         self.extent_size
+    }
+}
+
+/// One section per extent descriptor in use on a descriptor page (page 0,
+/// an FSP_HDR, or an XDES page at a multiple of the physical page size).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let es = ctx.extent_size;
+    for i in 0..entries_per_page(ctx.physical_page_size, es) {
+        let Some(e) = body.keep(XdesEntry::at(page, i, es)) else {
+            break;
+        };
+        if e.state() == XdesState::NOT_INITED {
+            continue;
+        }
+        let first = ctx.page_no as usize + i * es;
+        body.push(
+            format!("XDES entry {i}: pages {first}..{}", first + es - 1),
+            e.fields_at(XdesEntry::offset_of(i, es), first as u32, ctx),
+        );
     }
 }
 

@@ -5,4 +5,5 @@ pub mod instant_field_map;
 pub mod page;
 pub mod page_zip;
 pub mod record;
+pub mod rtree;
 pub mod sdi;

@@ -5,15 +5,49 @@
 //! record or, when long, in a chain of SDI BLOB pages whose 20-byte
 //! reference ends the field.
 
-use crate::bytes::{slice, u16_at, u32_at, u64_at, u8_at};
+use crate::bytes::{slice, u16_at, u64_at, u8_at};
+use crate::context::PageContext;
+use crate::field::{Field, Pointer};
+use crate::index::header::IndexHeader;
+use crate::index::page::{IndexPage, RecordList};
 use crate::index::record::{RecordFormat, RecordHeader};
+use crate::layout::{layout, U48, U56};
+pub use crate::lob::blob_page::{
+    blob_part, BTR_BLOB_HDR_NEXT_PAGE_NO, BTR_BLOB_HDR_PART_LEN, BTR_BLOB_HDR_SIZE,
+};
+use crate::lob::field_ref::{LobRef, BTR_EXTERN_LEN};
+use crate::section::Body;
 use crate::FormatError;
 use serde::Serialize;
 
+layout! {
+    /// The fixed-length fields of an SDI record (`CLUST_IND_SDI` of
+    /// `dict_sdi_create_idx_in_mem`), offsets from the record's origin;
+    /// `data` follows them.
+    pub struct SdiRecordFixed {
+        /// Offset 0 (`type`, 4 bytes): the object type, 1 table, 2 tablespace.
+        SDI_TYPE "type" @ 0 => sdi_type: u32;
+        /// Offset 4 (`id`, 8 bytes): the object id.
+        SDI_ID "id" @ 4 => id: u64;
+        /// Offset 12 (`DB_TRX_ID`, 6 bytes): the transaction that wrote the record.
+        SDI_DB_TRX_ID "DB_TRX_ID" @ 12 => trx_id: U48;
+        /// Offset 18 (`DB_ROLL_PTR`, 7 bytes): where the undo log keeps the
+        /// record's previous version.
+        SDI_DB_ROLL_PTR "DB_ROLL_PTR" @ 18 => roll_ptr: U56, points roll_ptr;
+        /// Offset 25 (4 bytes): the length of the JSON once inflated. The
+        /// server's in-memory index names this column `compressed_len`, but
+        /// `ib_sdi_set` writes the uncompressed length here.
+        SDI_UNCOMPRESSED_LEN "uncompressed_len" @ 25 => uncompressed_len: u32;
+        /// Offset 29 (4 bytes): the length of the zlib stream (the
+        /// in-memory index's `uncompressed_len` column).
+        SDI_COMPRESSED_LEN "compressed_len" @ 29 => compressed_len: u32;
+    }
+}
+
 /// Bytes of the fixed fields before `data`: type, id, trx id, roll ptr, two lengths.
-pub const SDI_FIXED_BYTES: usize = 4 + 8 + 6 + 7 + 4 + 4;
+pub const SDI_FIXED_BYTES: usize = SdiRecordFixed::END;
 /// Size of an external field reference (`BTR_EXTERN_FIELD_REF_SIZE`).
-pub const BTR_EXTERN_FIELD_REF_SIZE: usize = 20;
+pub const BTR_EXTERN_FIELD_REF_SIZE: usize = crate::lob::field_ref::LOB_REF_SIZE;
 
 /// Where an off-page column continues (`BTR_EXTERN_*` of the 20-byte reference).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,14 +63,15 @@ pub struct ExternRef {
 }
 
 impl ExternRef {
-    /// Reads a reference from 20 bytes.
+    /// Reads a reference from 20 bytes (laid out as [`LobRef`]).
     pub fn parse(b: &[u8]) -> Result<Self, FormatError> {
+        let r = LobRef::parse(b)?;
         Ok(ExternRef {
-            space_id: u32_at(b, 0, "BTR_EXTERN_SPACE_ID")?,
-            page_no: u32_at(b, 4, "BTR_EXTERN_PAGE_NO")?,
-            offset: u32_at(b, 8, "BTR_EXTERN_OFFSET")?,
+            space_id: r.space_id,
+            page_no: r.page_no,
+            offset: r.offset_or_version,
             // The top bits of the 8-byte length hold the owner and inherited flags.
-            length: u64_at(b, 12, "BTR_EXTERN_LEN")? & 0x0000_00FF_FFFF_FFFF,
+            length: u64_at(b, BTR_EXTERN_LEN, "BTR_EXTERN_LEN")? & 0x0000_00FF_FFFF_FFFF,
         })
     }
 }
@@ -107,7 +142,7 @@ pub fn parse_record(
             ((end6 & 0x3fff).saturating_sub(end5 & 0x3fff), ext)
         }
     };
-    let fixed = slice(page, o, SDI_FIXED_BYTES, "SDI record")?;
+    let fixed = SdiRecordFixed::parse_at(page, o)?;
     let data = slice(page, o + SDI_FIXED_BYTES, data_len, "SDI data")?;
     let (local, external) = if ext {
         let (local, reference) = data_len
@@ -123,38 +158,13 @@ pub fn parse_record(
         (data.to_vec(), None)
     };
     Ok(SdiRecord {
-        sdi_type: u32_at(fixed, 0, "SDI type")?,
-        id: u64_at(fixed, 4, "SDI id")?,
-        uncompressed_len: u32_at(fixed, 25, "SDI uncompressed length")?,
-        compressed_len: u32_at(fixed, 29, "SDI compressed length")?,
+        sdi_type: fixed.sdi_type,
+        id: fixed.id,
+        uncompressed_len: fixed.uncompressed_len,
+        compressed_len: fixed.compressed_len,
         local,
         external,
     })
-}
-
-/// Offset of a BLOB part's length on an old-style BLOB page, from the part start (`BTR_BLOB_HDR_PART_LEN`).
-pub const BTR_BLOB_HDR_PART_LEN: usize = 0;
-/// Offset of the next BLOB page number (`BTR_BLOB_HDR_NEXT_PAGE_NO`).
-pub const BTR_BLOB_HDR_NEXT_PAGE_NO: usize = 4;
-/// Size of the BLOB part header (`BTR_BLOB_HDR_SIZE`).
-pub const BTR_BLOB_HDR_SIZE: usize = 8;
-
-/// One part of an old-style BLOB chain on `page` at `offset`: its bytes and the next page.
-pub fn blob_part(page: &[u8], offset: usize) -> Result<(&[u8], u32), FormatError> {
-    let len = u32_at(
-        page,
-        offset + BTR_BLOB_HDR_PART_LEN,
-        "BTR_BLOB_HDR_PART_LEN",
-    )? as usize;
-    let next = u32_at(
-        page,
-        offset + BTR_BLOB_HDR_NEXT_PAGE_NO,
-        "BTR_BLOB_HDR_NEXT_PAGE_NO",
-    )?;
-    Ok((
-        slice(page, offset + BTR_BLOB_HDR_SIZE, len, "BLOB part")?,
-        next,
-    ))
 }
 
 /// The largest SDI object accepted (the server's are a few KiB to a few
@@ -186,4 +196,70 @@ pub fn inflate(data: &[u8], uncompressed_len: usize) -> Result<Vec<u8>, FormatEr
         )));
     }
     Ok(out)
+}
+
+/// One section per record of an SDI leaf page: its fixed fields (`type`,
+/// `id`, the system columns, the two lengths), the bytes of `data` kept in
+/// the record and, for an object stored off-page, the reference to its
+/// first SDI BLOB page. The records are walked from the infimum; the walk's
+/// problems are the index page's, reported with its records.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Ok(h) = IndexHeader::parse(page) else {
+        return;
+    };
+    if h.level != 0 {
+        return;
+    }
+    let index_page = IndexPage::new(page, h);
+    let mut list = RecordList::default();
+    index_page.walk(&mut list, &mut Vec::new());
+    for rec in &list.records {
+        let o = rec.origin;
+        let (Some(fixed), Some(r)) = (
+            body.keep(SdiRecordFixed::parse_at(page, o)),
+            body.keep(parse_record(page, rec, index_page.format)),
+        ) else {
+            continue;
+        };
+        let mut fields = fixed.fields_at(o, ctx);
+        let data_at = o + SDI_FIXED_BYTES;
+        fields.push(Field::with_meaning(
+            data_at,
+            r.local.len(),
+            "data",
+            r.local.len() as u64,
+            match r.external {
+                None => format!("{} bytes of zlib stream in the record", r.local.len()),
+                Some(e) => format!(
+                    "{} bytes of zlib stream in the record, {} off-page",
+                    r.local.len(),
+                    e.length
+                ),
+            },
+        ));
+        if let Some(e) = r.external {
+            fields.push(
+                Field::with_meaning(
+                    data_at + r.local.len(),
+                    BTR_EXTERN_FIELD_REF_SIZE,
+                    "BTR_EXTERN_FIELD_REF",
+                    e.length,
+                    format!(
+                        "space {} page {} offset {}",
+                        e.space_id, e.page_no, e.offset
+                    ),
+                )
+                .pointing(Some(Pointer::BlobRef {
+                    space: e.space_id,
+                    page: e.page_no,
+                    offset: e.offset,
+                    len: e.length,
+                })),
+            );
+        }
+        body.push(
+            format!("SDI record at {o}: type {}, id {}", r.sdi_type, r.id),
+            fields,
+        );
+    }
 }

@@ -3,41 +3,34 @@
 //! version byte, the length of the data on the page and the transaction
 //! that wrote it, then the data from offset 49 up to the FIL trailer.
 
-use crate::bytes::{slice, u32_at, u48_at, u8_at};
-use crate::field::Field;
+use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::layout::{layout, U48};
+use crate::section::Body;
 use crate::FormatError;
-use serde::Serialize;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const LOB_DATA_VERSION: usize = FIL_PAGE_DATA;
-/// Offset 39: `OFFSET_DATA_LEN` (4 bytes), bytes of data on the page.
-pub const LOB_DATA_DATA_LEN: usize = LOB_DATA_VERSION + 1;
-/// Offset 43: `OFFSET_TRX_ID` (6 bytes), the transaction that wrote the page.
-pub const LOB_DATA_TRX_ID: usize = LOB_DATA_DATA_LEN + 4;
-/// Offset 49: `LOB_PAGE_DATA`, where the data begins.
-pub const LOB_DATA_DATA: usize = LOB_DATA_TRX_ID + 6;
-
-/// The header of a `FIL_PAGE_TYPE_LOB_DATA` page (offsets 38 to 49).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct LobDataPage {
-    /// `OFFSET_VERSION` (offset 38): 0.
-    pub version: u8,
-    /// `OFFSET_DATA_LEN` (offset 39): bytes of LOB data on the page.
-    pub data_len: u32,
-    /// `OFFSET_TRX_ID` (offset 43, 6 bytes): the transaction that wrote the page.
-    pub trx_id: u64,
+layout! {
+    /// The header of a `FIL_PAGE_TYPE_LOB_DATA` page (absolute offsets 38 to
+    /// 49); a ZLOB data page (`z_data_page_t`) has the same.
+    pub struct LobDataPage {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        LOB_DATA_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+        /// Offset 39 (`OFFSET_DATA_LEN`, 4 bytes): bytes of LOB data on the page.
+        LOB_DATA_DATA_LEN "OFFSET_DATA_LEN" @ FIL_PAGE_DATA + 1 => data_len: u32;
+        /// Offset 43 (`OFFSET_TRX_ID`, 6 bytes): the transaction that wrote the page.
+        LOB_DATA_TRX_ID "OFFSET_TRX_ID" @ FIL_PAGE_DATA + 5 => trx_id: U48;
+    }
 }
+
+/// Offset 49: `LOB_PAGE_DATA`, where the data begins.
+pub const LOB_DATA_DATA: usize = LobDataPage::END;
 
 impl LobDataPage {
     /// Reads the header of a LOB data page image.
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
-        Ok(LobDataPage {
-            version: u8_at(page, LOB_DATA_VERSION, "OFFSET_VERSION")?,
-            data_len: u32_at(page, LOB_DATA_DATA_LEN, "OFFSET_DATA_LEN")?,
-            trx_id: u48_at(page, LOB_DATA_TRX_ID, "OFFSET_TRX_ID")?,
-        })
+        Self::parse_at(page, 0)
     }
 
     /// Bytes of data a data page of `page_size` bytes can hold (`payload()`).
@@ -61,20 +54,14 @@ impl LobDataPage {
         }
         slice(page, LOB_DATA_DATA, len, "LOB data page data")
     }
+}
 
-    /// The header's fields at their absolute offsets.
-    pub fn fields(&self) -> Vec<Field> {
-        vec![
-            Field::new(LOB_DATA_VERSION, 1, "OFFSET_VERSION", self.version.into()),
-            Field::new(
-                LOB_DATA_DATA_LEN,
-                4,
-                "OFFSET_DATA_LEN",
-                self.data_len.into(),
-            ),
-            Field::new(LOB_DATA_TRX_ID, 6, "OFFSET_TRX_ID", self.trx_id),
-        ]
-    }
+/// The header section of a LOB data page (ZLOB data pages have the same).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "LOB data page header",
+        LobDataPage::parse(page).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]
@@ -92,6 +79,11 @@ mod tests {
         let h = LobDataPage::parse(&page).unwrap();
         assert!(h.data(&page).is_err());
         assert!(LobDataPage::parse(&page[..45]).is_err());
-        assert_eq!(h.fields().len(), 3);
+        assert_eq!(LOB_DATA_DATA, 49);
+        let f = h.fields_at(0, &crate::context::PageContext::default());
+        assert_eq!(
+            (f[1].name, f[1].offset, f[1].value),
+            ("OFFSET_DATA_LEN", 39, 16328)
+        );
     }
 }

@@ -9,28 +9,58 @@
 //! length is 8 bytes: the first byte carries three flags, the last four the
 //! length of the part stored off-page.
 
-use crate::bytes::{slice, u32_at, u8_at};
-use crate::field::{page_no_meaning, Field};
+use crate::bytes::slice;
+use crate::context::PageContext;
+use crate::layout::layout;
 use crate::FormatError;
-use serde::Serialize;
+
+layout! {
+    /// An external field reference (`ref_t`, 20 bytes, offsets from its start).
+    pub struct LobRef {
+        /// Offset 0 (`BTR_EXTERN_SPACE_ID`, 4 bytes): the tablespace holding the LOB.
+        BTR_EXTERN_SPACE_ID @ 0 => space_id: u32;
+        /// Offset 4 (`BTR_EXTERN_PAGE_NO`, 4 bytes): the LOB's first page.
+        BTR_EXTERN_PAGE_NO @ 4 => page_no: u32, points page;
+        /// Offset 8 (`BTR_EXTERN_OFFSET`, 4 bytes; `BTR_EXTERN_VERSION` for a
+        /// MySQL 8.0+ LOB): the offset of the first part on the first page
+        /// of an old-style BLOB chain, or the LOB version the record sees.
+        BTR_EXTERN_OFFSET @ 8 => offset_or_version: u32, shows show_offset;
+        /// Offset 12 (the first byte of the 8-byte `BTR_EXTERN_LEN`): the
+        /// owner, inherited and being-modified flags.
+        BTR_EXTERN_LEN "BTR_EXTERN_LEN flags" @ 12 => flags: u8, shows show_flags;
+        /// Offset 16 (the last 4 bytes of `BTR_EXTERN_LEN`): the bytes stored off-page.
+        BTR_EXTERN_LEN_LOW "BTR_EXTERN_LEN" @ 16 => length: u32;
+    }
+}
 
 /// Size of the reference (`BTR_EXTERN_FIELD_REF_SIZE`).
-pub const LOB_REF_SIZE: usize = 20;
-/// Offset of `BTR_EXTERN_SPACE_ID` (4 bytes) within the reference.
-pub const BTR_EXTERN_SPACE_ID: usize = 0;
-/// Offset of `BTR_EXTERN_PAGE_NO` (4 bytes): the LOB's first page.
-pub const BTR_EXTERN_PAGE_NO: usize = 4;
-/// Offset of `BTR_EXTERN_OFFSET` (4 bytes): for an old-style BLOB chain,
-/// where the first part starts on the first page.
-pub const BTR_EXTERN_OFFSET: usize = 8;
+pub const LOB_REF_SIZE: usize = LobRef::END;
 /// Offset of `BTR_EXTERN_VERSION` (4 bytes, the same word as
 /// `BTR_EXTERN_OFFSET`): for a MySQL 8.0+ LOB, the LOB version the record sees.
-pub const BTR_EXTERN_VERSION: usize = 8;
-/// Offset of `BTR_EXTERN_LEN` (8 bytes): flags in the first byte, the
-/// off-page length in the last four.
-pub const BTR_EXTERN_LEN: usize = 12;
-/// Offset of the 4-byte off-page length (`BTR_EXTERN_LEN` + 4).
-pub const BTR_EXTERN_LEN_LOW: usize = 16;
+pub const BTR_EXTERN_VERSION: usize = BTR_EXTERN_OFFSET;
+
+fn show_offset(_: &u32, _: &PageContext) -> Option<String> {
+    Some("part offset (BLOB chain) or LOB version (MySQL 8.0+ LOB)".into())
+}
+
+fn show_flags(flags: &u8, _: &PageContext) -> Option<String> {
+    let mut out = Vec::new();
+    if flags & BTR_EXTERN_OWNER_FLAG != 0 {
+        out.push("not owner");
+    }
+    if flags & BTR_EXTERN_INHERITED_FLAG != 0 {
+        out.push("inherited");
+    }
+    if flags & BTR_EXTERN_BEING_MODIFIED_FLAG != 0 {
+        out.push("being modified");
+    }
+    Some(if out.is_empty() {
+        "owner".to_string()
+    } else {
+        out.join(", ")
+    })
+}
+
 /// `BTR_EXTERN_OWNER_FLAG` (bit 7 of the byte at offset 12): set when the
 /// record does *not* own the LOB (only the owner frees it in purge).
 pub const BTR_EXTERN_OWNER_FLAG: u8 = 0x80;
@@ -41,38 +71,11 @@ pub const BTR_EXTERN_INHERITED_FLAG: u8 = 0x40;
 /// is being written (READ UNCOMMITTED readers skip it).
 pub const BTR_EXTERN_BEING_MODIFIED_FLAG: u8 = 0x20;
 
-/// An external field reference (`ref_t`, 20 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct LobRef {
-    /// `BTR_EXTERN_SPACE_ID` (offset 0): the tablespace holding the LOB.
-    pub space_id: u32,
-    /// `BTR_EXTERN_PAGE_NO` (offset 4): the LOB's first page.
-    pub page_no: u32,
-    /// `BTR_EXTERN_OFFSET` / `BTR_EXTERN_VERSION` (offset 8): the part
-    /// offset of an old-style chain, or the LOB version of a MySQL 8.0+ LOB.
-    pub offset_or_version: u32,
-    /// The flag byte (offset 12, first byte of `BTR_EXTERN_LEN`).
-    pub flags: u8,
-    /// Bytes stored off-page (offset 16, last four bytes of `BTR_EXTERN_LEN`).
-    pub length: u32,
-}
-
 impl LobRef {
     /// Reads a reference from the first 20 bytes of `b`.
     pub fn parse(b: &[u8]) -> Result<Self, FormatError> {
-        let b = slice(b, 0, LOB_REF_SIZE, "BTR_EXTERN_FIELD_REF")?;
-        Ok(LobRef {
-            space_id: u32_at(b, BTR_EXTERN_SPACE_ID, "BTR_EXTERN_SPACE_ID")?,
-            page_no: u32_at(b, BTR_EXTERN_PAGE_NO, "BTR_EXTERN_PAGE_NO")?,
-            offset_or_version: u32_at(b, BTR_EXTERN_OFFSET, "BTR_EXTERN_OFFSET")?,
-            flags: u8_at(b, BTR_EXTERN_LEN, "BTR_EXTERN_LEN")?,
-            length: u32_at(b, BTR_EXTERN_LEN_LOW, "BTR_EXTERN_LEN")?,
-        })
-    }
-
-    /// Reads the reference at absolute `offset` of `page`.
-    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
-        LobRef::parse(slice(page, offset, LOB_REF_SIZE, "BTR_EXTERN_FIELD_REF")?)
+        slice(b, 0, LOB_REF_SIZE, "BTR_EXTERN_FIELD_REF")?;
+        LobRef::parse_at(b, 0)
     }
 
     /// The LOB version (`BTR_EXTERN_VERSION`, offset 8) of a MySQL 8.0+ LOB.
@@ -104,68 +107,6 @@ impl LobRef {
             && self.flags == 0
             && self.length == 0
     }
-
-    /// The reference's fields at absolute offsets, the reference starting at `at`.
-    pub fn fields(&self, at: usize) -> Vec<Field> {
-        let mut flags = Vec::new();
-        if !self.is_owner() {
-            flags.push("not owner");
-        }
-        if self.is_inherited() {
-            flags.push("inherited");
-        }
-        if self.is_being_modified() {
-            flags.push("being modified");
-        }
-        let page = match page_no_meaning(self.page_no) {
-            Some(m) => Field::with_meaning(
-                at + BTR_EXTERN_PAGE_NO,
-                4,
-                "BTR_EXTERN_PAGE_NO",
-                self.page_no.into(),
-                m,
-            ),
-            None => Field::new(
-                at + BTR_EXTERN_PAGE_NO,
-                4,
-                "BTR_EXTERN_PAGE_NO",
-                self.page_no.into(),
-            ),
-        };
-        vec![
-            Field::new(
-                at + BTR_EXTERN_SPACE_ID,
-                4,
-                "BTR_EXTERN_SPACE_ID",
-                self.space_id.into(),
-            ),
-            page,
-            Field::with_meaning(
-                at + BTR_EXTERN_OFFSET,
-                4,
-                "BTR_EXTERN_OFFSET",
-                self.offset_or_version.into(),
-                "part offset (BLOB chain) or LOB version (MySQL 8.0+ LOB)",
-            ),
-            Field::with_meaning(
-                at + BTR_EXTERN_LEN,
-                1,
-                "BTR_EXTERN_LEN flags",
-                self.flags.into(),
-                if flags.is_empty() {
-                    "owner".to_string()
-                } else {
-                    flags.join(", ")
-                },
-            ),
-            Field::new(
-                at + BTR_EXTERN_LEN_LOW,
-                4,
-                "BTR_EXTERN_LEN",
-                self.length.into(),
-            ),
-        ]
-    }
 }
 
 #[cfg(test)]
@@ -196,9 +137,11 @@ mod tests {
     fn short_input_is_an_error() {
         assert!(LobRef::parse(&[0u8; 19]).is_err());
         assert!(LobRef::parse_at(&[0u8; 30], 11).is_err());
-        assert_eq!(
-            LobRef::parse_at(&[0u8; 30], 10).unwrap().fields(10).len(),
-            5
-        );
+        let f = LobRef::parse_at(&[0u8; 30], 10)
+            .unwrap()
+            .fields_at(10, &PageContext::default());
+        assert_eq!(f.len(), 5);
+        assert_eq!((f[3].name, f[3].offset), ("BTR_EXTERN_LEN flags", 22));
+        assert_eq!(f[3].meaning.as_deref(), Some("owner"));
     }
 }

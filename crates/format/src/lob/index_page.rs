@@ -5,20 +5,28 @@
 //! Allocated when the ten entries of the first page are used up; the
 //! entries join the first page's free list.
 
-use crate::bytes::u8_at;
+use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::layout::layout;
 use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
+use crate::section::Body;
 use crate::FormatError;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const LOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+layout! {
+    /// The header of a LOB index page (absolute offsets).
+    pub struct LobIndexPage {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        LOB_INDEX_PAGE_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+    }
+}
+
 /// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
-pub const LOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+pub const LOB_INDEX_PAGE_ENTRIES: usize = LobIndexPage::END;
 
 /// The version byte (offset 38) of a LOB index page.
 pub fn version(page: &[u8]) -> Result<u8, FormatError> {
-    u8_at(page, LOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+    LobIndexPage::parse_at(page, 0).map(|h| h.version)
 }
 
 /// Index entries a LOB index page of `page_size` bytes holds (`node_count()`).
@@ -32,6 +40,21 @@ pub fn entry_slot(offset: usize, page_size: usize) -> Option<usize> {
     let rel = offset.checked_sub(LOB_INDEX_PAGE_ENTRIES)?;
     let i = rel / LOB_INDEX_ENTRY_SIZE;
     (rel % LOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(page_size)).then_some(i)
+}
+
+/// The sections of a LOB index page: its version and its index entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "LOB index page header",
+        LobIndexPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    crate::lob::index_entry::entry_sections(
+        page,
+        (0..entry_count(page.len()))
+            .map(|i| (i, LOB_INDEX_PAGE_ENTRIES + i * LOB_INDEX_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]

@@ -2,9 +2,15 @@
 //! `TRX_RSEG` = 38): the history list of committed undo logs that purge has
 //! not removed yet, and the slots of the undo segments in use.
 
-use crate::bytes::{slice, u32_at, u64_at};
-use crate::fsp::flst::{FlstBase, FLST_BASE_NODE_SIZE};
-use crate::sys::trx_sys::{c_string, BinlogPos};
+use crate::bytes::{slice, u32_at};
+use crate::context::PageContext;
+use crate::field::{Field, Pointer};
+use crate::fsp::flst::FlstBase;
+use crate::fsp::fseg_header::FsegHeader;
+use crate::layout::layout;
+use crate::section::Body;
+use crate::sys::trx_sys::{c_string, name_field, xid_data_field, BinlogPos};
+use crate::vendor::Vendor;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -12,18 +18,25 @@ use serde::Serialize;
 /// = `FSEG_PAGE_DATA` = 38); the server gives every field relative to it.
 pub const TRX_RSEG: usize = 38;
 
-/// Absolute offset of the rollback segment's own FSEG header
-/// (`TRX_RSEG` 38 + `TRX_RSEG_FSEG_HEADER` 24).
-pub const TRX_RSEG_FSEG_HEADER: usize = 62;
-/// Absolute offset of `TRX_RSEG_FORMAT` (MariaDB 10.3+, 0) or
-/// `TRX_RSEG_MAX_SIZE` (MySQL, and older): 4 bytes.
-pub const TRX_RSEG_FORMAT: usize = 38;
-/// Absolute offset of `TRX_RSEG_HISTORY_SIZE`: pages in the history list.
-pub const TRX_RSEG_HISTORY_SIZE: usize = 42;
-/// Absolute offset of `TRX_RSEG_HISTORY`: the history list's base node.
-pub const TRX_RSEG_HISTORY: usize = 46;
+layout! {
+    /// The fixed part of a rollback segment header (absolute offsets); the
+    /// undo slots follow it.
+    pub struct RsegFixed {
+        /// Offset 38 (`TRX_RSEG_FORMAT` in MariaDB 10.3+, 0 for the 10.3.5
+        /// format; `TRX_RSEG_MAX_SIZE` in MySQL and older MariaDB), 4 bytes.
+        TRX_RSEG_FORMAT @ TRX_RSEG => format_or_max_size: u32, shows show_format;
+        /// Offset 42 (`TRX_RSEG_HISTORY_SIZE`, 4 bytes): pages used by the history list.
+        TRX_RSEG_HISTORY_SIZE @ TRX_RSEG + 4 => history_size: u32;
+        /// Offset 46 (`TRX_RSEG_HISTORY`, list base): the history list of
+        /// committed undo logs that purge has not removed yet.
+        TRX_RSEG_HISTORY @ TRX_RSEG + 8 => history: FlstBase;
+        /// Offset 62 (`TRX_RSEG_FSEG_HEADER`, 10 bytes): the rollback segment's own file segment.
+        TRX_RSEG_FSEG_HEADER @ TRX_RSEG + 24 => fseg: FsegHeader;
+    }
+}
+
 /// Absolute offset of `TRX_RSEG_UNDO_SLOTS`: one 4-byte page number per slot.
-pub const TRX_RSEG_UNDO_SLOTS: usize = 72;
+pub const TRX_RSEG_UNDO_SLOTS: usize = RsegFixed::END;
 /// Bytes per undo slot (`TRX_RSEG_SLOT_SIZE`).
 pub const TRX_RSEG_SLOT_SIZE: usize = 4;
 /// `TRX_RSEG_FORMAT` of a MariaDB 10.3.5+ header: only then do
@@ -31,37 +44,64 @@ pub const TRX_RSEG_SLOT_SIZE: usize = 4;
 /// the slots hold anything (0xfffffffe marks the older format; MySQL keeps
 /// `TRX_RSEG_MAX_SIZE` there).
 pub const TRX_RSEG_FORMAT_10_3_5: u32 = 0;
-/// Bytes of `TRX_RSEG_MAX_TRX_ID`, at the absolute offset
-/// [`RsegHeader::max_trx_id_offset`] = `TRX_RSEG_UNDO_SLOTS` 72 + 4 ×
-/// `page_size / 16` (1096 at 4k, 2120 at 8k, 4168 at 16k, 8264 at 32k,
-/// 16456 at 64k): MariaDB 10.3.5+.
-pub const TRX_RSEG_MAX_TRX_ID_LEN: usize = 8;
-/// `TRX_RSEG_BINLOG_OFFSET` = `TRX_RSEG_MAX_TRX_ID` + 8 (absolute 4176 at
-/// 16k, 1104 at 4k), 8 bytes: the binary log offset after the latest commit
-/// through this rollback segment (MariaDB 10.3.5+).
-pub const TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID: usize = 8;
+
+layout! {
+    /// The fields MariaDB 10.3.5+ keeps after the undo slots, offsets from
+    /// `TRX_RSEG_MAX_TRX_ID` (absolute [`RsegHeader::max_trx_id_offset`] =
+    /// `TRX_RSEG_UNDO_SLOTS` 72 + 4 × `page_size / 16`: 1096 at 4k, 2120 at
+    /// 8k, 4168 at 16k, 8264 at 32k, 16456 at 64k). The binary log name
+    /// follows at +16 ([`TRX_RSEG_BINLOG_NAME_LEN`] bytes, NUL-terminated,
+    /// empty when no commit through this rollback segment was binary-logged).
+    pub struct RsegMariadbTail {
+        /// +0 (`TRX_RSEG_MAX_TRX_ID`, 8 bytes): the transaction id counter as
+        /// it was when this header last took an undo log into its history
+        /// (or freed a cached one).
+        TRX_RSEG_MAX_TRX_ID_FROM_SLOTS_END "TRX_RSEG_MAX_TRX_ID" @ 0 => max_trx_id: u64;
+        /// +8 (`TRX_RSEG_BINLOG_OFFSET`, 8 bytes): the binary log offset after
+        /// the latest commit through this rollback segment.
+        TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID "TRX_RSEG_BINLOG_OFFSET" @ 8 => binlog_offset: u64;
+    }
+}
+
+/// Bytes of `TRX_RSEG_MAX_TRX_ID`.
+pub const TRX_RSEG_MAX_TRX_ID_LEN: usize = TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID;
 /// `TRX_RSEG_BINLOG_NAME` = `TRX_RSEG_MAX_TRX_ID` + 16 (absolute 4184 at
 /// 16k, 1112 at 4k): that binary log's file name, NUL-terminated in
-/// [`TRX_RSEG_BINLOG_NAME_LEN`] bytes; empty (first byte NUL) when no
-/// commit through this rollback segment was binary-logged.
-pub const TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID: usize = 16;
+/// [`TRX_RSEG_BINLOG_NAME_LEN`] bytes.
+pub const TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID: usize = RsegMariadbTail::END;
 /// `TRX_RSEG_BINLOG_NAME_LEN`: bytes of the name field, NUL included.
 pub const TRX_RSEG_BINLOG_NAME_LEN: usize = 512;
 /// `TRX_RSEG_WSREP_XID_INFO` = `TRX_RSEG_MAX_TRX_ID` + 16 + 512 (absolute
 /// 4696 at 16k, 1624 at 4k): the Galera (WSREP) checkpoint XID of servers
-/// built `WITH_WSREP`: `TRX_RSEG_WSREP_XID_FORMAT` (+0, 4 bytes, 0 = none),
-/// `TRX_RSEG_WSREP_XID_GTRID_LEN` (+4), `TRX_RSEG_WSREP_XID_BQUAL_LEN`
-/// (+8), `TRX_RSEG_WSREP_XID_DATA` (+12, [`crate::undo::trx_undo::XIDDATASIZE`]
-/// 128 bytes).
-pub const TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID: usize = 16 + TRX_RSEG_BINLOG_NAME_LEN;
-/// `TRX_RSEG_WSREP_XID_FORMAT` (WSREP XID information + 0).
-pub const TRX_RSEG_WSREP_XID_FORMAT: usize = 0;
-/// `TRX_RSEG_WSREP_XID_GTRID_LEN` (WSREP XID information + 4).
-pub const TRX_RSEG_WSREP_XID_GTRID_LEN: usize = 4;
-/// `TRX_RSEG_WSREP_XID_BQUAL_LEN` (WSREP XID information + 8).
-pub const TRX_RSEG_WSREP_XID_BQUAL_LEN: usize = 8;
+/// built `WITH_WSREP` ([`RsegWsrepXid`], then
+/// [`crate::undo::trx_undo::XIDDATASIZE`] bytes of data).
+pub const TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID: usize =
+    TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID + TRX_RSEG_BINLOG_NAME_LEN;
+
+layout! {
+    /// The WSREP checkpoint XID's fixed fields, offsets from
+    /// `TRX_RSEG_WSREP_XID_INFO`; `TRX_RSEG_WSREP_XID_DATA` follows.
+    pub struct RsegWsrepXid {
+        /// +0 (`TRX_RSEG_WSREP_XID_FORMAT`, 4 bytes): the XID format, 0 = none written.
+        TRX_RSEG_WSREP_XID_FORMAT @ 0 => format_id: u32;
+        /// +4 (`TRX_RSEG_WSREP_XID_GTRID_LEN`, 4 bytes): bytes of global transaction id.
+        TRX_RSEG_WSREP_XID_GTRID_LEN @ 4 => gtrid_length: u32;
+        /// +8 (`TRX_RSEG_WSREP_XID_BQUAL_LEN`, 4 bytes): bytes of branch qualifier.
+        TRX_RSEG_WSREP_XID_BQUAL_LEN @ 8 => bqual_length: u32;
+    }
+}
+
 /// `TRX_RSEG_WSREP_XID_DATA` (WSREP XID information + 12).
-pub const TRX_RSEG_WSREP_XID_DATA: usize = 12;
+pub const TRX_RSEG_WSREP_XID_DATA: usize = RsegWsrepXid::END;
+
+fn show_format(v: &u32, ctx: &PageContext) -> Option<String> {
+    Some(match (ctx.vendor, *v) {
+        (Vendor::MariaDb, TRX_RSEG_FORMAT_10_3_5) => "TRX_RSEG_FORMAT: the 10.3.5 format".into(),
+        (Vendor::MariaDb, 0xFFFF_FFFE) => "TRX_RSEG_FORMAT: before 10.3.5".into(),
+        (Vendor::MariaDb, _) => "TRX_RSEG_FORMAT".into(),
+        (_, v) => format!("TRX_RSEG_MAX_SIZE (MySQL): {v} pages at most"),
+    })
+}
 
 /// The WSREP (Galera) checkpoint XID a rollback segment header keeps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -79,12 +119,9 @@ pub struct WsrepXid {
 /// A rollback segment header.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RsegHeader {
-    /// `TRX_RSEG_FORMAT` / `TRX_RSEG_MAX_SIZE` (offset 38).
-    pub format_or_max_size: u32,
-    /// `TRX_RSEG_HISTORY_SIZE` (offset 42): pages used by the history list.
-    pub history_size: u32,
-    /// `TRX_RSEG_HISTORY` (offset 46): the history list of undo log headers.
-    pub history: FlstBase,
+    /// The fixed part, offsets 38 to 72.
+    #[serde(flatten)]
+    pub fixed: RsegFixed,
     /// `TRX_RSEG_UNDO_SLOTS` (offset 72): first page of each undo segment in
     /// use, by slot (`page_size / 16` slots; `FIL_NULL` for a free one).
     pub undo_slots: Vec<(usize, u32)>,
@@ -110,7 +147,7 @@ impl RsegHeader {
     /// True for a MariaDB 10.3.5+ header (`TRX_RSEG_FORMAT` 0), the only
     /// kind whose fields after the slots the server reads.
     pub fn is_10_3_5_format(&self) -> bool {
-        self.format_or_max_size == TRX_RSEG_FORMAT_10_3_5
+        self.fixed.format_or_max_size == TRX_RSEG_FORMAT_10_3_5
     }
 
     /// The binary log position of a MariaDB 10.3.5+ header page
@@ -121,10 +158,10 @@ impl RsegHeader {
             return Ok(None);
         }
         let base = Self::max_trx_id_offset(page.len());
-        let name_at = base + TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID;
+        let tail = RsegMariadbTail::parse_at(page, base)?;
         let file = c_string(
             page,
-            name_at,
+            base + TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID,
             TRX_RSEG_BINLOG_NAME_LEN,
             "TRX_RSEG_BINLOG_NAME",
         )?;
@@ -133,11 +170,7 @@ impl RsegHeader {
         }
         Ok(Some(BinlogPos {
             file,
-            offset: u64_at(
-                page,
-                base + TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID,
-                "TRX_RSEG_BINLOG_OFFSET",
-            )?,
+            offset: tail.binlog_offset,
         }))
     }
 
@@ -149,24 +182,12 @@ impl RsegHeader {
             return Ok(None);
         }
         let base = Self::max_trx_id_offset(page.len()) + TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID;
-        let format_id = u32_at(
-            page,
-            base + TRX_RSEG_WSREP_XID_FORMAT,
-            "TRX_RSEG_WSREP_XID_FORMAT",
-        )? as i32;
+        let xid = RsegWsrepXid::parse_at(page, base)?;
+        let format_id = xid.format_id as i32;
         if format_id == 0 {
             return Ok(None);
         }
-        let gtrid_length = u32_at(
-            page,
-            base + TRX_RSEG_WSREP_XID_GTRID_LEN,
-            "TRX_RSEG_WSREP_XID_GTRID_LEN",
-        )?;
-        let bqual_length = u32_at(
-            page,
-            base + TRX_RSEG_WSREP_XID_BQUAL_LEN,
-            "TRX_RSEG_WSREP_XID_BQUAL_LEN",
-        )?;
+        let (gtrid_length, bqual_length) = (xid.gtrid_length, xid.bqual_length);
         let len = (gtrid_length as usize).saturating_add(bqual_length as usize);
         if len > crate::undo::trx_undo::XIDDATASIZE {
             return Err(FormatError::BadValue {
@@ -203,22 +224,93 @@ impl RsegHeader {
             }
         }
         Ok(RsegHeader {
-            format_or_max_size: u32_at(page, TRX_RSEG_FORMAT, "TRX_RSEG_FORMAT")?,
-            history_size: u32_at(page, TRX_RSEG_HISTORY_SIZE, "TRX_RSEG_HISTORY_SIZE")?,
-            history: FlstBase::parse(slice(
-                page,
-                TRX_RSEG_HISTORY,
-                FLST_BASE_NODE_SIZE,
-                "TRX_RSEG_HISTORY",
-            )?)?,
+            fixed: RsegFixed::parse_at(page, 0)?,
             undo_slots,
-            max_trx_id: u64_at(
-                page,
-                Self::max_trx_id_offset(page.len()),
-                "TRX_RSEG_MAX_TRX_ID",
-            )?,
+            max_trx_id: RsegMariadbTail::parse_at(page, Self::max_trx_id_offset(page.len()))?
+                .max_trx_id,
         })
     }
+}
+
+/// The sections of a rollback segment header page: the header, the undo
+/// slots in use, and for a MariaDB 10.3.5+ header the fields after the
+/// slots (`TRX_RSEG_MAX_TRX_ID`, the binary log position, the WSREP XID).
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(fixed) = body.keep(RsegFixed::parse_at(page, 0)) else {
+        return;
+    };
+    body.push("rollback segment header", fixed.fields_at(0, ctx));
+    body.add("TRX_RSEG_UNDO_SLOTS", slot_fields(page));
+    if fixed.format_or_max_size == TRX_RSEG_FORMAT_10_3_5 && ctx.vendor != Vendor::MySql {
+        body.add(
+            "after the undo slots (MariaDB 10.3.5+)",
+            tail_fields(page, ctx),
+        );
+    }
+}
+
+/// A summary of the slots, then one field per slot in use pointing at the
+/// undo segment's first page.
+fn slot_fields(page: &[u8]) -> Result<Vec<Field>, FormatError> {
+    let n = RsegHeader::n_slots(page.len());
+    let mut used = Vec::new();
+    for i in 0..n {
+        let at = TRX_RSEG_UNDO_SLOTS + TRX_RSEG_SLOT_SIZE * i;
+        let p = u32_at(page, at, "TRX_RSEG_UNDO_SLOTS")?;
+        if p != crate::FIL_NULL {
+            used.push(
+                Field::with_meaning(
+                    at,
+                    TRX_RSEG_SLOT_SIZE,
+                    "TRX_RSEG_UNDO_SLOTS",
+                    p.into(),
+                    format!("slot {i}"),
+                )
+                .pointing(Some(Pointer::Page(p))),
+            );
+        }
+    }
+    let mut out = vec![Field::with_meaning(
+        TRX_RSEG_UNDO_SLOTS,
+        n * TRX_RSEG_SLOT_SIZE,
+        "TRX_RSEG_UNDO_SLOTS",
+        used.len() as u64,
+        format!("{} of {n} slots in use", used.len()),
+    )];
+    out.extend(used);
+    Ok(out)
+}
+
+/// MariaDB 10.3.5+'s fields after the slots.
+fn tail_fields(page: &[u8], ctx: &PageContext) -> Result<Vec<Field>, FormatError> {
+    let base = RsegHeader::max_trx_id_offset(page.len());
+    let mut out = RsegMariadbTail::parse_at(page, base)?.fields_at(base, ctx);
+    let name_at = base + TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID;
+    let name = c_string(
+        page,
+        name_at,
+        TRX_RSEG_BINLOG_NAME_LEN,
+        "TRX_RSEG_BINLOG_NAME",
+    )?;
+    out.push(name_field(
+        name_at,
+        TRX_RSEG_BINLOG_NAME_LEN,
+        "TRX_RSEG_BINLOG_NAME",
+        &name,
+    ));
+    let xid_at = base + TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID;
+    let xid = RsegWsrepXid::parse_at(page, xid_at)?;
+    out.extend(xid.fields_at(xid_at, ctx));
+    if xid.format_id != 0 {
+        let len = (xid.gtrid_length as usize).saturating_add(xid.bqual_length as usize);
+        out.push(xid_data_field(
+            page,
+            xid_at + TRX_RSEG_WSREP_XID_DATA,
+            len,
+            "TRX_RSEG_WSREP_XID_DATA",
+        )?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 use crate::bytes::{u16_at, u8_at};
 use crate::compressed_int::{read_u64_compressed, read_u64_much_compressed};
+use crate::field::{Field, Pointer};
 use crate::FormatError;
 use serde::Serialize;
 
@@ -40,6 +41,20 @@ pub mod kind {
         }
     }
 
+    /// The type's constant name in the server source (`TRX_UNDO_INSERT_REC`, …).
+    pub fn const_name(k: u8) -> &'static str {
+        match k {
+            RENAME_TABLE => "TRX_UNDO_RENAME_TABLE",
+            INSERT_METADATA => "TRX_UNDO_INSERT_METADATA",
+            INSERT => "TRX_UNDO_INSERT_REC",
+            UPDATE_EXISTING => "TRX_UNDO_UPD_EXIST_REC",
+            UPDATE_DELETED => "TRX_UNDO_UPD_DEL_REC",
+            DELETE_MARK => "TRX_UNDO_DEL_MARK_REC",
+            EMPTY => "TRX_UNDO_EMPTY",
+            _ => "undo record",
+        }
+    }
+
     /// True for the types that carry the old record's system columns.
     pub fn is_update(k: u8) -> bool {
         matches!(k, UPDATE_EXISTING | UPDATE_DELETED | DELETE_MARK)
@@ -48,6 +63,17 @@ pub mod kind {
 
 /// `TRX_UNDO_UPD_EXTERN`: the update changed an externally stored column.
 pub const TRX_UNDO_UPD_EXTERN: u8 = 128;
+/// `TRX_UNDO_MODIFY_BLOB` (MySQL 8.0, bit 6 of the type byte, set on every
+/// update and delete-mark record it writes): a 1-byte flags field follows
+/// the type byte, before the undo number. MariaDB never sets the bit.
+pub const TRX_UNDO_MODIFY_BLOB: u8 = 64;
+
+/// Where the undo number starts in the record at `offset` whose type byte
+/// is `type_cmpl`: after the next-record offset and the type byte, and
+/// MySQL 8.0's flags byte when `TRX_UNDO_MODIFY_BLOB` is set.
+fn undo_no_offset(offset: usize, type_cmpl: u8) -> usize {
+    offset + 3 + usize::from(type_cmpl & TRX_UNDO_MODIFY_BLOB != 0)
+}
 
 /// The header of one undo record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -82,7 +108,7 @@ impl UndoRecordHeader {
         let next = u16_at(page, offset, "undo record next")?;
         let type_cmpl = u8_at(page, offset + 2, "undo record type")?;
         let kind = type_cmpl & 15;
-        let mut at = offset + 3;
+        let mut at = undo_no_offset(offset, type_cmpl);
         let (undo_no, n) = read_u64_much_compressed(page, at, "undo_no")?;
         at += n;
         let (table_id, n) = read_u64_much_compressed(page, at, "table_id")?;
@@ -112,6 +138,69 @@ impl UndoRecordHeader {
             body: at,
         })
     }
+}
+
+impl UndoRecordHeader {
+    /// The header as one display field spanning the record (`next` − its
+    /// start bytes): named by its type, the undo number as the value, and
+    /// for updates and delete-marks a pointer to the older version.
+    pub fn field(&self) -> Field {
+        let mut meaning = format!(
+            "{}, undo no {}, table {}, next {}",
+            kind::name(self.kind),
+            self.undo_no,
+            self.table_id,
+            self.next
+        );
+        if kind::is_update(self.kind) {
+            meaning.push_str(&format!(", cmpl_info {}", self.cmpl_info));
+        }
+        if self.updated_extern {
+            meaning.push_str(", an externally stored column changed");
+        }
+        if let Some(t) = self.old_trx_id {
+            meaning.push_str(&format!(", old DB_TRX_ID {t}"));
+        }
+        Field::with_meaning(
+            self.offset,
+            usize::from(self.next).saturating_sub(self.offset),
+            kind::const_name(self.kind),
+            self.undo_no,
+            meaning,
+        )
+        .pointing(self.old_roll_ptr.map(Pointer::roll_ptr))
+    }
+}
+
+/// The undo records from `from` up to `to` on `page`, each as its header's
+/// field, following each record's next offset. A record that cannot be
+/// read, or whose next offset does not move forward within `to`, ends the
+/// walk with its error.
+pub fn record_fields(page: &[u8], from: usize, to: usize) -> (Vec<Field>, Option<FormatError>) {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < to {
+        let h = match UndoRecordHeader::parse_at(page, at) {
+            Ok(h) => h,
+            Err(e) => return (out, Some(e)),
+        };
+        let next = usize::from(h.next);
+        if next <= at || next > to {
+            return (
+                out,
+                Some(FormatError::BadValue {
+                    field: "undo record next",
+                    offset: at,
+                    reason: format!(
+                        "the record at {at} says the next starts at {next}, not after it and up to {to}"
+                    ),
+                }),
+            );
+        }
+        out.push(h.field());
+        at = next;
+    }
+    (out, None)
 }
 
 /// `UNIV_SQL_NULL`: the length of a NULL field in an undo record.
@@ -191,7 +280,8 @@ impl UndoRecordHeader {
         if !kind::is_update(self.kind) {
             return None;
         }
-        let mut at = self.offset + 3;
+        let type_cmpl = u8_at(page, self.offset + 2, "undo record type").ok()?;
+        let mut at = undo_no_offset(self.offset, type_cmpl);
         at += read_u64_much_compressed(page, at, "undo_no").ok()?.1;
         at += read_u64_much_compressed(page, at, "table_id").ok()?.1;
         at += 1;
@@ -232,5 +322,34 @@ impl UndoRecordHeader {
             }
         }
         Ok(UndoRecordBody { key, update })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An update record as MySQL 8.0 writes it (`trx_undo_page_report_modify`):
+    /// next offset, type byte 12 | cmpl_info 1 << 4 | `TRX_UNDO_MODIFY_BLOB`,
+    /// the flags byte 0, undo no 5, table 1234 (much-compressed), info bits,
+    /// DB_TRX_ID 0x642 and DB_ROLL_PTR (compressed), then the key.
+    #[test]
+    fn mysql_8_update_records_skip_their_flags_byte() {
+        let mut r = vec![0u8, 0, 12 | 16 | TRX_UNDO_MODIFY_BLOB, 0, 5, 0x84, 0xD2, 0];
+        r.extend_from_slice(&[0x86, 0x42, 0, 0, 0, 0]); // DB_TRX_ID: high 0x642, low 0
+        r.extend_from_slice(&[7, 0, 0, 0, 9]); // DB_ROLL_PTR: high 7, low 9
+        let end = r.len() as u16;
+        r[0..2].copy_from_slice(&(end + 2).to_be_bytes());
+        let h = UndoRecordHeader::parse_at(&r, 0).unwrap();
+        assert_eq!((h.kind, h.cmpl_info), (kind::UPDATE_EXISTING, 1));
+        assert_eq!((h.undo_no, h.table_id, h.info_bits), (5, 1234, Some(0)));
+        assert_eq!(h.old_trx_id, Some(0x642 << 32));
+        assert_eq!(h.old_roll_ptr, Some((7 << 32) | 9));
+        assert_eq!(h.roll_ptr_offset(&r), Some(14));
+        assert_eq!(h.body, usize::from(end));
+        // MariaDB's: no flags byte.
+        let m = [0u8, 9, 11, 5, 0x84, 0xD2];
+        let h = UndoRecordHeader::parse_at(&m, 0).unwrap();
+        assert_eq!((h.kind, h.undo_no, h.table_id), (kind::INSERT, 5, 1234));
     }
 }

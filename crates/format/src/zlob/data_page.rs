@@ -2,42 +2,31 @@
 //! 26, `lob0impl.h`, `z_data_page_t`): a version byte, the length of the
 //! zlib bytes on the page and the transaction that wrote it, then the bytes
 //! from offset 49. A zlib stream continues on the page named by
-//! `FIL_PAGE_NEXT`.
+//! `FIL_PAGE_NEXT`. The header is that of an uncompressed LOB's data page
+//! ([`LobDataPage`], declared once there).
 
-use crate::bytes::{slice, u32_at, u48_at, u8_at};
-use crate::field::Field;
-use crate::fil::header::FIL_PAGE_DATA;
+use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+pub use crate::lob::data_page::{
+    LobDataPage, LOB_DATA_DATA as ZLOB_DATA_DATA, LOB_DATA_DATA_LEN as ZLOB_DATA_DATA_LEN,
+    LOB_DATA_TRX_ID as ZLOB_DATA_TRX_ID, LOB_DATA_VERSION as ZLOB_DATA_VERSION,
+};
+use crate::section::Body;
 use crate::FormatError;
-use serde::Serialize;
-
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const ZLOB_DATA_VERSION: usize = FIL_PAGE_DATA;
-/// Offset 39: `OFFSET_DATA_LEN` (4 bytes), zlib bytes on the page.
-pub const ZLOB_DATA_DATA_LEN: usize = ZLOB_DATA_VERSION + 1;
-/// Offset 43: `OFFSET_TRX_ID` (6 bytes), the transaction that wrote the page.
-pub const ZLOB_DATA_TRX_ID: usize = ZLOB_DATA_DATA_LEN + 4;
-/// Offset 49: `OFFSET_DATA_BEGIN`, where the zlib bytes begin.
-pub const ZLOB_DATA_DATA: usize = ZLOB_DATA_TRX_ID + 6;
 
 /// The header of a `FIL_PAGE_TYPE_ZLOB_DATA` page (offsets 38 to 49).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZlobDataPage {
-    /// `OFFSET_VERSION` (offset 38): 0.
-    pub version: u8,
-    /// `OFFSET_DATA_LEN` (offset 39): zlib bytes on the page.
-    pub data_len: u32,
-    /// `OFFSET_TRX_ID` (offset 43, 6 bytes): the transaction that wrote the page.
-    pub trx_id: u64,
+    /// The header, laid out as a LOB data page's.
+    pub header: LobDataPage,
 }
 
 impl ZlobDataPage {
     /// Reads the header of a ZLOB data page image.
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
         Ok(ZlobDataPage {
-            version: u8_at(page, ZLOB_DATA_VERSION, "OFFSET_VERSION")?,
-            data_len: u32_at(page, ZLOB_DATA_DATA_LEN, "OFFSET_DATA_LEN")?,
-            trx_id: u48_at(page, ZLOB_DATA_TRX_ID, "OFFSET_TRX_ID")?,
+            header: LobDataPage::parse_at(page, 0)?,
         })
     }
 
@@ -48,7 +37,7 @@ impl ZlobDataPage {
 
     /// The zlib bytes: `data_len` bytes from offset 49, which must end before the FIL trailer.
     pub fn data<'a>(&self, page: &'a [u8]) -> Result<&'a [u8], FormatError> {
-        let len = self.data_len as usize;
+        let len = self.header.data_len as usize;
         if len > ZlobDataPage::payload(page.len()) {
             return Err(FormatError::BadValue {
                 field: "OFFSET_DATA_LEN",
@@ -62,20 +51,14 @@ impl ZlobDataPage {
         }
         slice(page, ZLOB_DATA_DATA, len, "ZLOB data page data")
     }
+}
 
-    /// The header's fields at their absolute offsets.
-    pub fn fields(&self) -> Vec<Field> {
-        vec![
-            Field::new(ZLOB_DATA_VERSION, 1, "OFFSET_VERSION", self.version.into()),
-            Field::new(
-                ZLOB_DATA_DATA_LEN,
-                4,
-                "OFFSET_DATA_LEN",
-                self.data_len.into(),
-            ),
-            Field::new(ZLOB_DATA_TRX_ID, 6, "OFFSET_TRX_ID", self.trx_id),
-        ]
-    }
+/// The header section of a ZLOB data page.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "ZLOB data page header",
+        LobDataPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
 }
 
 #[cfg(test)]
@@ -91,6 +74,5 @@ mod tests {
         page[ZLOB_DATA_DATA_LEN..ZLOB_DATA_DATA_LEN + 4].copy_from_slice(&8136u32.to_be_bytes());
         assert!(ZlobDataPage::parse(&page).unwrap().data(&page).is_err());
         assert!(ZlobDataPage::parse(&page[..40]).is_err());
-        assert_eq!(h.fields().len(), 3);
     }
 }

@@ -15,75 +15,45 @@
 //! `FIL_PAGE_NEXT`; `FIL_PAGE_PREV` heads the list of fragment pages (0 in
 //! LOBs written before that list existed).
 
-use crate::bytes::{slice, u32_at, u48_at, u8_at};
-use crate::field::{page_no_meaning, Field};
-use crate::fil::header::FIL_PAGE_DATA;
+use crate::bytes::slice;
+use crate::context::PageContext;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
-use crate::fsp::flst::{FlstBase, FLST_BASE_NODE_SIZE};
+use crate::fsp::flst::FlstBase;
+use crate::layout::layout;
+pub use crate::lob::first_page_common::{
+    LobFirstCommon, LOB_FIRST_DATA_LEN as ZLOB_FIRST_DATA_LEN, LOB_FIRST_FLAGS as ZLOB_FIRST_FLAGS,
+    LOB_FIRST_LAST_TRX_ID as ZLOB_FIRST_LAST_TRX_ID,
+    LOB_FIRST_LAST_UNDO_NO as ZLOB_FIRST_LAST_UNDO_NO,
+    LOB_FIRST_LOB_VERSION as ZLOB_FIRST_LOB_VERSION, LOB_FIRST_TRX_ID as ZLOB_FIRST_TRX_ID,
+    LOB_FIRST_VERSION as ZLOB_FIRST_VERSION,
+};
+use crate::section::Body;
 use crate::zlob::frag_entry::ZLOB_FRAG_ENTRY_SIZE;
 use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
 use crate::FormatError;
-use serde::Serialize;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const ZLOB_FIRST_VERSION: usize = FIL_PAGE_DATA;
-/// Offset 39: `OFFSET_FLAGS` (1 byte); bit 0 set = no longer partially updatable.
-pub const ZLOB_FIRST_FLAGS: usize = FIL_PAGE_DATA + 1;
-/// Offset 40: `OFFSET_LOB_VERSION` (4 bytes), the LOB's latest version.
-pub const ZLOB_FIRST_LOB_VERSION: usize = ZLOB_FIRST_FLAGS + 1;
-/// Offset 44: `OFFSET_LAST_TRX_ID` (6 bytes), the last transaction that modified the LOB.
-pub const ZLOB_FIRST_LAST_TRX_ID: usize = ZLOB_FIRST_LOB_VERSION + 4;
-/// Offset 50: `OFFSET_LAST_UNDO_NO` (4 bytes), that transaction's undo number.
-pub const ZLOB_FIRST_LAST_UNDO_NO: usize = ZLOB_FIRST_LAST_TRX_ID + 6;
-/// Offset 54: `OFFSET_DATA_LEN` (4 bytes), zlib bytes stored on this page.
-pub const ZLOB_FIRST_DATA_LEN: usize = ZLOB_FIRST_LAST_UNDO_NO + 4;
-/// Offset 58: `OFFSET_TRX_ID` (6 bytes), the transaction that wrote this page's data.
-pub const ZLOB_FIRST_TRX_ID: usize = ZLOB_FIRST_DATA_LEN + 4;
-/// Offset 64: `OFFSET_INDEX_PAGE_NO` (4 bytes), the first ZLOB index page.
-pub const ZLOB_FIRST_INDEX_PAGE_NO: usize = ZLOB_FIRST_TRX_ID + 6;
-/// Offset 68: `OFFSET_FRAG_NODES_PAGE_NO` (4 bytes), the first fragment entry page.
-pub const ZLOB_FIRST_FRAG_NODES_PAGE_NO: usize = ZLOB_FIRST_INDEX_PAGE_NO + 4;
-/// Offset 72: `OFFSET_FREE_LIST` (16-byte list base), free index entries.
-pub const ZLOB_FIRST_FREE_LIST: usize = ZLOB_FIRST_FRAG_NODES_PAGE_NO + 4;
-/// Offset 88: `OFFSET_INDEX_LIST` (16-byte list base), the LOB index.
-pub const ZLOB_FIRST_INDEX_LIST: usize = ZLOB_FIRST_FREE_LIST + FLST_BASE_NODE_SIZE;
-/// Offset 104: `OFFSET_FREE_FRAG_LIST` (16-byte list base), free fragment entries.
-pub const ZLOB_FIRST_FREE_FRAG_LIST: usize = ZLOB_FIRST_INDEX_LIST + FLST_BASE_NODE_SIZE;
-/// Offset 120: `OFFSET_FRAG_LIST` (16-byte list base), fragment entries in use.
-pub const ZLOB_FIRST_FRAG_LIST: usize = ZLOB_FIRST_FREE_FRAG_LIST + FLST_BASE_NODE_SIZE;
-/// Offset 136: `OFFSET_INDEX_BEGIN`, where the index entry array begins.
-pub const ZLOB_FIRST_INDEX_BEGIN: usize = ZLOB_FIRST_FRAG_LIST + FLST_BASE_NODE_SIZE;
-
-/// The header of a `FIL_PAGE_TYPE_ZLOB_FIRST` page (offsets 38 to 136).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ZlobFirstPage {
-    /// `OFFSET_VERSION` (offset 38): 0.
-    pub version: u8,
-    /// `OFFSET_FLAGS` (offset 39): bit 0 set when the LOB can no longer be partially updated.
-    pub flags: u8,
-    /// `OFFSET_LOB_VERSION` (offset 40): the LOB's latest version.
-    pub lob_version: u32,
-    /// `OFFSET_LAST_TRX_ID` (offset 44, 6 bytes): the last transaction that modified the LOB.
-    pub last_trx_id: u64,
-    /// `OFFSET_LAST_UNDO_NO` (offset 50): that transaction's undo number.
-    pub last_undo_no: u32,
-    /// `OFFSET_DATA_LEN` (offset 54): zlib bytes stored on this page.
-    pub data_len: u32,
-    /// `OFFSET_TRX_ID` (offset 58, 6 bytes): the transaction that wrote this page's data.
-    pub trx_id: u64,
-    /// `OFFSET_INDEX_PAGE_NO` (offset 64): the first ZLOB index page, `FIL_NULL` for none.
-    pub index_page_no: u32,
-    /// `OFFSET_FRAG_NODES_PAGE_NO` (offset 68): the first fragment entry page, `FIL_NULL` for none.
-    pub frag_nodes_page_no: u32,
-    /// `OFFSET_FREE_LIST` (offset 72): free index entries.
-    pub free_list: FlstBase,
-    /// `OFFSET_INDEX_LIST` (offset 88): the LOB index, one entry per zlib stream of the current version.
-    pub index_list: FlstBase,
-    /// `OFFSET_FREE_FRAG_LIST` (offset 104): free fragment entries.
-    pub free_frag_list: FlstBase,
-    /// `OFFSET_FRAG_LIST` (offset 120): fragment entries in use.
-    pub frag_list: FlstBase,
+layout! {
+    /// The header of a `FIL_PAGE_TYPE_ZLOB_FIRST` page (absolute offsets 38 to 136).
+    pub struct ZlobFirstPage includes LobFirstCommon as common {
+        /// Offset 64 (`OFFSET_INDEX_PAGE_NO`, 4 bytes): the first ZLOB index page, `FIL_NULL` for none.
+        ZLOB_FIRST_INDEX_PAGE_NO "OFFSET_INDEX_PAGE_NO" @ 64 => index_page_no: u32, points page;
+        /// Offset 68 (`OFFSET_FRAG_NODES_PAGE_NO`, 4 bytes): the first
+        /// fragment entry page, `FIL_NULL` for none.
+        ZLOB_FIRST_FRAG_NODES_PAGE_NO "OFFSET_FRAG_NODES_PAGE_NO" @ 68 => frag_nodes_page_no: u32, points page;
+        /// Offset 72 (`OFFSET_FREE_LIST`, list base): free index entries.
+        ZLOB_FIRST_FREE_LIST "OFFSET_FREE_LIST" @ 72 => free_list: FlstBase;
+        /// Offset 88 (`OFFSET_INDEX_LIST`, list base): the LOB index, one
+        /// entry per zlib stream of the current version.
+        ZLOB_FIRST_INDEX_LIST "OFFSET_INDEX_LIST" @ 88 => index_list: FlstBase;
+        /// Offset 104 (`OFFSET_FREE_FRAG_LIST`, list base): free fragment entries.
+        ZLOB_FIRST_FREE_FRAG_LIST "OFFSET_FREE_FRAG_LIST" @ 104 => free_frag_list: FlstBase;
+        /// Offset 120 (`OFFSET_FRAG_LIST`, list base): fragment entries in use.
+        ZLOB_FIRST_FRAG_LIST "OFFSET_FRAG_LIST" @ 120 => frag_list: FlstBase;
+    }
 }
+
+/// Offset 136: `OFFSET_INDEX_BEGIN`, where the index entry array begins.
+pub const ZLOB_FIRST_INDEX_BEGIN: usize = ZlobFirstPage::END;
 
 fn size_error(physical_size: usize) -> FormatError {
     FormatError::BadValue {
@@ -98,33 +68,7 @@ fn size_error(physical_size: usize) -> FormatError {
 impl ZlobFirstPage {
     /// Reads the header of a ZLOB first page image.
     pub fn parse(page: &[u8]) -> Result<Self, FormatError> {
-        let base = |at: usize, name: &'static str| -> Result<FlstBase, FormatError> {
-            FlstBase::parse(slice(page, at, FLST_BASE_NODE_SIZE, name)?)
-        };
-        Ok(ZlobFirstPage {
-            version: u8_at(page, ZLOB_FIRST_VERSION, "OFFSET_VERSION")?,
-            flags: u8_at(page, ZLOB_FIRST_FLAGS, "OFFSET_FLAGS")?,
-            lob_version: u32_at(page, ZLOB_FIRST_LOB_VERSION, "OFFSET_LOB_VERSION")?,
-            last_trx_id: u48_at(page, ZLOB_FIRST_LAST_TRX_ID, "OFFSET_LAST_TRX_ID")?,
-            last_undo_no: u32_at(page, ZLOB_FIRST_LAST_UNDO_NO, "OFFSET_LAST_UNDO_NO")?,
-            data_len: u32_at(page, ZLOB_FIRST_DATA_LEN, "OFFSET_DATA_LEN")?,
-            trx_id: u48_at(page, ZLOB_FIRST_TRX_ID, "OFFSET_TRX_ID")?,
-            index_page_no: u32_at(page, ZLOB_FIRST_INDEX_PAGE_NO, "OFFSET_INDEX_PAGE_NO")?,
-            frag_nodes_page_no: u32_at(
-                page,
-                ZLOB_FIRST_FRAG_NODES_PAGE_NO,
-                "OFFSET_FRAG_NODES_PAGE_NO",
-            )?,
-            free_list: base(ZLOB_FIRST_FREE_LIST, "OFFSET_FREE_LIST")?,
-            index_list: base(ZLOB_FIRST_INDEX_LIST, "OFFSET_INDEX_LIST")?,
-            free_frag_list: base(ZLOB_FIRST_FREE_FRAG_LIST, "OFFSET_FREE_FRAG_LIST")?,
-            frag_list: base(ZLOB_FIRST_FRAG_LIST, "OFFSET_FRAG_LIST")?,
-        })
-    }
-
-    /// True unless bit 0 of `OFFSET_FLAGS` says the LOB can no longer be partially updated.
-    pub fn can_be_partially_updated(&self) -> bool {
-        self.flags & 1 == 0
+        Self::parse_at(page, 0)
     }
 
     /// Index entries on a first page of `physical_size` bytes
@@ -185,7 +129,7 @@ impl ZlobFirstPage {
     pub fn data<'a>(&self, page: &'a [u8]) -> Result<&'a [u8], FormatError> {
         let begin = ZlobFirstPage::data_begin(page.len())?;
         let payload = ZlobFirstPage::payload(page.len())?;
-        let len = self.data_len as usize;
+        let len = self.common.data_len as usize;
         if len > payload {
             return Err(FormatError::BadValue {
                 field: "OFFSET_DATA_LEN",
@@ -198,71 +142,35 @@ impl ZlobFirstPage {
         }
         slice(page, begin, len, "ZLOB first page data")
     }
+}
 
-    /// The header's fields at their absolute offsets.
-    pub fn fields(&self) -> Vec<Field> {
-        let page_field = |at: usize, name: &'static str, v: u32| match page_no_meaning(v) {
-            Some(m) => Field::with_meaning(at, 4, name, v.into(), m),
-            None => Field::new(at, 4, name, v.into()),
-        };
-        vec![
-            Field::new(ZLOB_FIRST_VERSION, 1, "OFFSET_VERSION", self.version.into()),
-            Field::with_meaning(
-                ZLOB_FIRST_FLAGS,
-                1,
-                "OFFSET_FLAGS",
-                self.flags.into(),
-                if self.can_be_partially_updated() {
-                    "partially updatable"
-                } else {
-                    "not partially updatable"
-                },
-            ),
-            Field::new(
-                ZLOB_FIRST_LOB_VERSION,
-                4,
-                "OFFSET_LOB_VERSION",
-                self.lob_version.into(),
-            ),
-            Field::new(
-                ZLOB_FIRST_LAST_TRX_ID,
-                6,
-                "OFFSET_LAST_TRX_ID",
-                self.last_trx_id,
-            ),
-            Field::new(
-                ZLOB_FIRST_LAST_UNDO_NO,
-                4,
-                "OFFSET_LAST_UNDO_NO",
-                self.last_undo_no.into(),
-            ),
-            Field::new(
-                ZLOB_FIRST_DATA_LEN,
-                4,
-                "OFFSET_DATA_LEN",
-                self.data_len.into(),
-            ),
-            Field::new(ZLOB_FIRST_TRX_ID, 6, "OFFSET_TRX_ID", self.trx_id),
-            page_field(
-                ZLOB_FIRST_INDEX_PAGE_NO,
-                "OFFSET_INDEX_PAGE_NO",
-                self.index_page_no,
-            ),
-            page_field(
-                ZLOB_FIRST_FRAG_NODES_PAGE_NO,
-                "OFFSET_FRAG_NODES_PAGE_NO",
-                self.frag_nodes_page_no,
-            ),
-            self.free_list
-                .field(ZLOB_FIRST_FREE_LIST, "OFFSET_FREE_LIST"),
-            self.index_list
-                .field(ZLOB_FIRST_INDEX_LIST, "OFFSET_INDEX_LIST"),
-            self.free_frag_list
-                .field(ZLOB_FIRST_FREE_FRAG_LIST, "OFFSET_FREE_FRAG_LIST"),
-            self.frag_list
-                .field(ZLOB_FIRST_FRAG_LIST, "OFFSET_FRAG_LIST"),
-        ]
-    }
+/// The sections of a ZLOB first page: its header, its index entries in use
+/// and its fragment entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(ZlobFirstPage::parse(page)) else {
+        return;
+    };
+    body.push("ZLOB first page header", h.fields_at(0, ctx));
+    let ps = page.len();
+    let (Some(n_index), Some(n_frag), Some(frag_at)) = (
+        body.keep(ZlobFirstPage::n_index_entries(ps)),
+        body.keep(ZlobFirstPage::n_frag_entries(ps)),
+        body.keep(ZlobFirstPage::frag_entries_begin(ps)),
+    ) else {
+        return;
+    };
+    crate::zlob::index_entry::entry_sections(
+        page,
+        (0..n_index).map(|i| (i, ZLOB_FIRST_INDEX_BEGIN + i * ZLOB_INDEX_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
+    crate::zlob::frag_entry::entry_sections(
+        page,
+        (0..n_frag).map(|i| (i, frag_at + i * ZLOB_FRAG_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]
@@ -293,9 +201,14 @@ mod tests {
         page[ZLOB_FIRST_DATA_LEN + 3] = 100;
         page[ZLOB_FIRST_INDEX_LIST + 3] = 2;
         let h = ZlobFirstPage::parse(&page).unwrap();
-        assert_eq!((h.data_len, h.index_list.len), (100, 2));
+        assert_eq!((h.common.data_len, h.index_list.len), (100, 2));
         assert_eq!(h.data(&page).unwrap().len(), 100);
-        assert_eq!(h.fields().len(), 13);
+        let f = h.fields_at(0, &crate::context::PageContext::default());
+        assert_eq!(f.len(), 13);
+        assert_eq!(
+            (f[10].name, f[10].offset, f[10].value),
+            ("OFFSET_INDEX_LIST", 88, 2)
+        );
         page[ZLOB_FIRST_DATA_LEN + 2] = 1; // 356 bytes fit in the 368 an 8k first page holds
         assert!(ZlobFirstPage::parse(&page).unwrap().data(&page).is_ok());
         page[ZLOB_FIRST_DATA_LEN + 2] = 2; // 612 bytes do not

@@ -5,60 +5,52 @@
 //! entries; more live on `FIL_PAGE_TYPE_ZLOB_FRAG_ENTRY` pages (version byte
 //! at offset 38, entries from offset 39). Reading a LOB does not need them.
 
-use crate::bytes::{slice, u16_at, u32_at};
-use crate::fsp::flst::{FlstNode, FLST_NODE_SIZE};
-use crate::FormatError;
-use serde::Serialize;
+use crate::bytes::{is_all_zero, slice};
+use crate::context::PageContext;
+use crate::fsp::flst::FlstNode;
+use crate::layout::layout;
+use crate::section::Body;
 
-/// Offset 0 within the entry: `OFFSET_PREV` and `OFFSET_NEXT` (6-byte file addresses).
-pub const ZLOB_FRAG_ENTRY_PREV: usize = 0;
-/// Offset 12: `OFFSET_PAGE_NO` (4 bytes), the fragment page described.
-pub const ZLOB_FRAG_ENTRY_PAGE_NO: usize = 12;
-/// Offset 16: `OFFSET_N_FRAGS` (2 bytes), fragments in use on that page.
-pub const ZLOB_FRAG_ENTRY_N_FRAGS: usize = 16;
-/// Offset 18: `OFFSET_USED_LEN` (2 bytes), bytes used.
-pub const ZLOB_FRAG_ENTRY_USED_LEN: usize = 18;
-/// Offset 20: `OFFSET_TOTAL_FREE_LEN` (2 bytes), bytes free in all.
-pub const ZLOB_FRAG_ENTRY_TOTAL_FREE_LEN: usize = 20;
-/// Offset 22: `OFFSET_BIG_FREE_LEN` (2 bytes), the largest free fragment.
-pub const ZLOB_FRAG_ENTRY_BIG_FREE_LEN: usize = 22;
-/// Size of a fragment entry (`z_frag_entry_t::SIZE`).
-pub const ZLOB_FRAG_ENTRY_SIZE: usize = 24;
-
-/// One fragment entry (`z_frag_entry_t`, 24 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ZlobFragEntry {
-    /// `OFFSET_PREV` / `OFFSET_NEXT` (offsets 0 and 6): the list links.
-    pub node: FlstNode,
-    /// `OFFSET_PAGE_NO` (offset 12): the fragment page, `FIL_NULL` for none.
-    pub page_no: u32,
-    /// `OFFSET_N_FRAGS` (offset 16): fragments in use.
-    pub n_frags: u16,
-    /// `OFFSET_USED_LEN` (offset 18): bytes used.
-    pub used_len: u16,
-    /// `OFFSET_TOTAL_FREE_LEN` (offset 20): bytes free.
-    pub total_free_len: u16,
-    /// `OFFSET_BIG_FREE_LEN` (offset 22): the largest free fragment.
-    pub big_free_len: u16,
+layout! {
+    /// One fragment entry (`z_frag_entry_t`, 24 bytes, offsets from the entry's start).
+    pub struct ZlobFragEntry {
+        /// Offset 0 (`OFFSET_PREV` and `OFFSET_NEXT`, two 6-byte file addresses): the list links.
+        ZLOB_FRAG_ENTRY_PREV "OFFSET_PREV/OFFSET_NEXT" @ 0 => node: FlstNode;
+        /// Offset 12 (`OFFSET_PAGE_NO`, 4 bytes): the fragment page described, `FIL_NULL` for none.
+        ZLOB_FRAG_ENTRY_PAGE_NO "OFFSET_PAGE_NO" @ 12 => page_no: u32, points page;
+        /// Offset 16 (`OFFSET_N_FRAGS`, 2 bytes): fragments in use on that page.
+        ZLOB_FRAG_ENTRY_N_FRAGS "OFFSET_N_FRAGS" @ 16 => n_frags: u16;
+        /// Offset 18 (`OFFSET_USED_LEN`, 2 bytes): bytes used.
+        ZLOB_FRAG_ENTRY_USED_LEN "OFFSET_USED_LEN" @ 18 => used_len: u16;
+        /// Offset 20 (`OFFSET_TOTAL_FREE_LEN`, 2 bytes): bytes free in all.
+        ZLOB_FRAG_ENTRY_TOTAL_FREE_LEN "OFFSET_TOTAL_FREE_LEN" @ 20 => total_free_len: u16;
+        /// Offset 22 (`OFFSET_BIG_FREE_LEN`, 2 bytes): the largest free fragment.
+        ZLOB_FRAG_ENTRY_BIG_FREE_LEN "OFFSET_BIG_FREE_LEN" @ 22 => big_free_len: u16;
+    }
 }
 
-impl ZlobFragEntry {
-    /// Reads the entry starting at absolute `offset` of `page`.
-    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
-        let b = slice(page, offset, ZLOB_FRAG_ENTRY_SIZE, "ZLOB fragment entry")?;
-        Ok(ZlobFragEntry {
-            node: FlstNode::parse(slice(
-                b,
-                ZLOB_FRAG_ENTRY_PREV,
-                FLST_NODE_SIZE,
-                "OFFSET_PREV",
-            )?)?,
-            page_no: u32_at(b, ZLOB_FRAG_ENTRY_PAGE_NO, "OFFSET_PAGE_NO")?,
-            n_frags: u16_at(b, ZLOB_FRAG_ENTRY_N_FRAGS, "OFFSET_N_FRAGS")?,
-            used_len: u16_at(b, ZLOB_FRAG_ENTRY_USED_LEN, "OFFSET_USED_LEN")?,
-            total_free_len: u16_at(b, ZLOB_FRAG_ENTRY_TOTAL_FREE_LEN, "OFFSET_TOTAL_FREE_LEN")?,
-            big_free_len: u16_at(b, ZLOB_FRAG_ENTRY_BIG_FREE_LEN, "OFFSET_BIG_FREE_LEN")?,
-        })
+/// Size of a fragment entry (`z_frag_entry_t::SIZE`).
+pub const ZLOB_FRAG_ENTRY_SIZE: usize = ZlobFragEntry::END;
+
+/// One section per fragment entry in use among `slots` (slot number,
+/// absolute offset): an entry whose bytes are all zero was never used.
+pub fn entry_sections(
+    page: &[u8],
+    slots: impl Iterator<Item = (usize, usize)>,
+    ctx: &PageContext,
+    body: &mut Body,
+) {
+    for (i, at) in slots {
+        if slice(page, at, ZLOB_FRAG_ENTRY_SIZE, "ZLOB fragment entry").is_ok_and(is_all_zero) {
+            continue;
+        }
+        let Some(e) = body.keep(ZlobFragEntry::parse_at(page, at)) else {
+            break;
+        };
+        body.push(
+            format!("ZLOB fragment entry {i} at {at}"),
+            e.fields_at(at, ctx),
+        );
     }
 }
 
@@ -68,6 +60,7 @@ mod tests {
 
     #[test]
     fn reads_an_entry() {
+        assert_eq!(ZLOB_FRAG_ENTRY_SIZE, 24);
         let mut b = vec![0xFFu8; 24];
         b[12..16].copy_from_slice(&9u32.to_be_bytes());
         b[16..18].copy_from_slice(&2u16.to_be_bytes());

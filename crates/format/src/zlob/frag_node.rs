@@ -4,48 +4,34 @@
 //! fragment. A zlib stream too short for a data page of its own ends in a
 //! fragment.
 
-use crate::bytes::{slice, u16_at};
-use crate::zlob::plist::{PlistNode, PLIST_NODE_SIZE};
+use crate::bytes::slice;
+use crate::layout::layout;
+use crate::zlob::plist::PlistNode;
 use crate::FormatError;
-use serde::Serialize;
 
-/// Offset 0 within the fragment: the page list node (`plist_node_t`, 4 bytes).
-pub const FRAG_NODE_PLIST: usize = 0;
-/// Offset 4: `OFFSET_LEN` (2 bytes), the fragment's length including this 8-byte header.
-pub const FRAG_NODE_LEN: usize = PLIST_NODE_SIZE;
-/// Offset 6: `OFFSET_FRAG_ID` (2 bytes), the fragment id (`FRAG_ID_NULL` when free).
-pub const FRAG_NODE_FRAG_ID: usize = FRAG_NODE_LEN + 2;
-/// Offset 8: `OFFSET_DATA`, where the payload begins.
-pub const FRAG_NODE_DATA: usize = FRAG_NODE_FRAG_ID + 2;
-
-/// The header of one fragment (`frag_node_t`, 8 bytes before the payload).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ZlobFragNode {
-    /// The page list links (offset 0): previous and next fragment of the same list.
-    pub node: PlistNode,
-    /// `OFFSET_LEN` (offset 4): total length, header included.
-    pub total_len: u16,
-    /// `OFFSET_FRAG_ID` (offset 6): the fragment id.
-    pub frag_id: u16,
+layout! {
+    /// The header of one fragment (`frag_node_t`, 8 bytes before the
+    /// payload, offsets from the fragment's start).
+    pub struct ZlobFragNode {
+        /// Offset 0 (`plist_node_t`, 4 bytes): the previous and next fragment of the same list.
+        FRAG_NODE_PLIST "plist_node_t" @ 0 => node: PlistNode;
+        /// Offset 4 (`OFFSET_LEN`, 2 bytes): the fragment's length including this 8-byte header.
+        FRAG_NODE_LEN "OFFSET_LEN" @ 4 => total_len: u16;
+        /// Offset 6 (`OFFSET_FRAG_ID`, 2 bytes): the fragment id (`FRAG_ID_NULL` when free).
+        FRAG_NODE_FRAG_ID "OFFSET_FRAG_ID" @ 6 => frag_id: u16;
+    }
 }
 
-impl ZlobFragNode {
-    /// Reads the fragment header starting at absolute `offset` of `page`.
-    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
-        let b = slice(page, offset, FRAG_NODE_DATA, "frag_node_t")?;
-        Ok(ZlobFragNode {
-            node: PlistNode::parse_at(b, FRAG_NODE_PLIST)?,
-            total_len: u16_at(b, FRAG_NODE_LEN, "frag_node_t OFFSET_LEN")?,
-            frag_id: u16_at(b, FRAG_NODE_FRAG_ID, "frag_node_t OFFSET_FRAG_ID")?,
-        })
-    }
+/// Offset 8: `OFFSET_DATA`, where the payload begins.
+pub const FRAG_NODE_DATA: usize = ZlobFragNode::END;
 
+impl ZlobFragNode {
     /// Bytes of payload (`payload()`: the total length less the 8-byte header).
     pub fn payload_len(&self, offset: usize) -> Result<usize, FormatError> {
         usize::from(self.total_len)
             .checked_sub(FRAG_NODE_DATA)
             .ok_or_else(|| FormatError::BadValue {
-                field: "frag_node_t OFFSET_LEN",
+                field: "OFFSET_LEN",
                 offset: offset + FRAG_NODE_LEN,
                 reason: format!(
                     "a fragment of {} bytes is shorter than its 8-byte header",

@@ -11,26 +11,35 @@
 //! free id). `FIL_PAGE_NEXT` and `FIL_PAGE_PREV` link the LOB's fragment
 //! pages, not a zlib stream.
 
-use crate::bytes::{slice, u16_at, u8_at};
+use crate::bytes::u16_at;
+use crate::context::PageContext;
 use crate::field::Field;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::fsp::flst::FilAddr;
+use crate::layout::layout;
+use crate::section::Body;
 use crate::zlob::frag_node::ZlobFragNode;
-use crate::zlob::plist::{PlistBase, PLIST_BASE_NODE_SIZE};
+use crate::zlob::plist::PlistBase;
 use crate::FormatError;
 use serde::Serialize;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const ZLOB_FRAG_VERSION: usize = FIL_PAGE_DATA;
-/// Offset 39: `OFFSET_FRAG_ENTRY` (6-byte file address), the fragment entry of this page.
-pub const ZLOB_FRAG_FRAG_ENTRY: usize = ZLOB_FRAG_VERSION + 1;
-/// Offset 45: `OFFSET_FREE_LIST` (8-byte page list base), free fragments.
-pub const ZLOB_FRAG_FREE_LIST: usize = ZLOB_FRAG_FRAG_ENTRY + 6;
-/// Offset 53: `OFFSET_FRAGS_LIST` (8-byte page list base), used fragments.
-pub const ZLOB_FRAG_FRAGS_LIST: usize = ZLOB_FRAG_FREE_LIST + PLIST_BASE_NODE_SIZE;
+layout! {
+    /// The header of a `FIL_PAGE_TYPE_ZLOB_FRAG` page (absolute offsets 38 to 61).
+    pub struct ZlobFragHeader {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        ZLOB_FRAG_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+        /// Offset 39 (`OFFSET_FRAG_ENTRY`, 6-byte file address): the fragment entry describing this page.
+        ZLOB_FRAG_FRAG_ENTRY "OFFSET_FRAG_ENTRY" @ FIL_PAGE_DATA + 1 => frag_entry: FilAddr;
+        /// Offset 45 (`OFFSET_FREE_LIST`, page list base): the free fragments.
+        ZLOB_FRAG_FREE_LIST "OFFSET_FREE_LIST" @ FIL_PAGE_DATA + 7 => free_list: PlistBase;
+        /// Offset 53 (`OFFSET_FRAGS_LIST`, page list base): the used fragments.
+        ZLOB_FRAG_FRAGS_LIST "OFFSET_FRAGS_LIST" @ FIL_PAGE_DATA + 15 => frag_list: PlistBase;
+    }
+}
+
 /// Offset 61: `OFFSET_FRAGS_BEGIN`, where fragments may start.
-pub const ZLOB_FRAG_FRAGS_BEGIN: usize = ZLOB_FRAG_FRAGS_LIST + PLIST_BASE_NODE_SIZE;
+pub const ZLOB_FRAG_FRAGS_BEGIN: usize = ZlobFragHeader::END;
 /// `OFFSET_PAGE_DIR_ENTRY_COUNT`: the directory's entry count (2 bytes) lies
 /// this many bytes before the end of the physical page.
 pub const ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END: usize = FIL_PAGE_DATA_END + 2;
@@ -43,15 +52,10 @@ pub const ZLOB_FRAG_DIR_ENTRY_SIZE: usize = 2;
 /// The header and directory size of a `FIL_PAGE_TYPE_ZLOB_FRAG` page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ZlobFragPage {
-    /// `OFFSET_VERSION` (offset 38): 0.
-    pub version: u8,
-    /// `OFFSET_FRAG_ENTRY` (offset 39): the fragment entry describing this page.
-    pub frag_entry: FilAddr,
-    /// `OFFSET_FREE_LIST` (offset 45): free fragments.
-    pub free_list: PlistBase,
-    /// `OFFSET_FRAGS_LIST` (offset 53): used fragments.
-    pub frag_list: PlistBase,
-    /// The page directory's entry count (2 bytes, 10 bytes before the page end).
+    /// The header at offsets 38 to 61.
+    pub header: ZlobFragHeader,
+    /// The page directory's entry count (`OFFSET_PAGE_DIR_ENTRY_COUNT`, 2
+    /// bytes, 10 bytes before the page end).
     pub n_dir_entries: u16,
 }
 
@@ -63,10 +67,7 @@ impl ZlobFragPage {
             .checked_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END)
             .unwrap_or(usize::MAX);
         Ok(ZlobFragPage {
-            version: u8_at(page, ZLOB_FRAG_VERSION, "OFFSET_VERSION")?,
-            frag_entry: FilAddr::parse(slice(page, ZLOB_FRAG_FRAG_ENTRY, 6, "OFFSET_FRAG_ENTRY")?)?,
-            free_list: PlistBase::parse_at(page, ZLOB_FRAG_FREE_LIST)?,
-            frag_list: PlistBase::parse_at(page, ZLOB_FRAG_FRAGS_LIST)?,
+            header: ZlobFragHeader::parse_at(page, 0)?,
             n_dir_entries: u16_at(page, count_at, "OFFSET_PAGE_DIR_ENTRY_COUNT")?,
         })
     }
@@ -133,7 +134,7 @@ impl ZlobFragPage {
         let node = ZlobFragNode::parse_at(page, at)?;
         if node.frag_id != frag_id {
             return Err(FormatError::BadValue {
-                field: "frag_node_t OFFSET_FRAG_ID",
+                field: "OFFSET_FRAG_ID",
                 offset: at + crate::zlob::frag_node::FRAG_NODE_FRAG_ID,
                 reason: format!(
                     "the fragment at offset {at} has id {}, the directory says {frag_id}",
@@ -144,7 +145,7 @@ impl ZlobFragPage {
         let end = at + usize::from(node.total_len);
         if end > self.dir_start(page.len()) {
             return Err(FormatError::BadValue {
-                field: "frag_node_t OFFSET_LEN",
+                field: "OFFSET_LEN",
                 offset: at + crate::zlob::frag_node::FRAG_NODE_LEN,
                 reason: format!(
                     "the fragment at offset {at} ({} bytes) runs into the page directory at {}",
@@ -157,35 +158,38 @@ impl ZlobFragPage {
         Ok((at, node, payload))
     }
 
-    /// The header's fields at their absolute offsets, on a page of `page_size` bytes.
-    pub fn fields(&self, page_size: usize) -> Vec<Field> {
-        let plist = |at: usize, name: &'static str, b: &PlistBase| {
-            Field::with_meaning(
-                at,
-                PLIST_BASE_NODE_SIZE,
-                name,
-                b.len.into(),
-                format!("len {}, first {}, last {}", b.len, b.first, b.last),
-            )
+    /// The header's fields for display, on a page of `page_size` bytes:
+    /// the declared header, then the directory's entry count.
+    pub fn fields(&self, page_size: usize, ctx: &PageContext) -> Vec<Field> {
+        let mut out = self.header.fields_at(0, ctx);
+        out.push(Field::new(
+            page_size.saturating_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END),
+            2,
+            "OFFSET_PAGE_DIR_ENTRY_COUNT",
+            self.n_dir_entries.into(),
+        ));
+        out
+    }
+}
+
+/// The sections of a ZLOB fragment page: its header and directory size,
+/// then one section per fragment the directory names.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    let Some(h) = body.keep(ZlobFragPage::parse(page)) else {
+        return;
+    };
+    body.push("ZLOB fragment page header", h.fields(page.len(), ctx));
+    for id in 0..h.n_dir_entries {
+        let Some(at) = body.keep(h.dir_entry(page, id)) else {
+            break;
         };
-        vec![
-            Field::new(ZLOB_FRAG_VERSION, 1, "OFFSET_VERSION", self.version.into()),
-            Field::with_meaning(
-                ZLOB_FRAG_FRAG_ENTRY,
-                6,
-                "OFFSET_FRAG_ENTRY",
-                self.frag_entry.page.into(),
-                self.frag_entry.to_string(),
-            ),
-            plist(ZLOB_FRAG_FREE_LIST, "OFFSET_FREE_LIST", &self.free_list),
-            plist(ZLOB_FRAG_FRAGS_LIST, "OFFSET_FRAGS_LIST", &self.frag_list),
-            Field::new(
-                page_size.saturating_sub(ZLOB_FRAG_DIR_ENTRY_COUNT_FROM_END),
-                2,
-                "OFFSET_PAGE_DIR_ENTRY_COUNT",
-                self.n_dir_entries.into(),
-            ),
-        ]
+        if at == 0 {
+            continue;
+        }
+        let at = usize::from(at);
+        if let Some(node) = body.keep(ZlobFragNode::parse_at(page, at)) {
+            body.push(format!("fragment {id} at {at}"), node.fields_at(at, ctx));
+        }
     }
 }
 
@@ -214,7 +218,7 @@ mod tests {
         assert_eq!((at, node.total_len, data), (61, 13, &b"hello"[..]));
         assert!(h.fragment(&page, 0).is_err()); // free
         assert!(h.fragment(&page, 2).is_err()); // beyond the directory
-        assert_eq!(h.fields(1024).len(), 5);
+        assert_eq!(h.fields(1024, &PageContext::default()).len(), 5);
     }
 
     #[test]

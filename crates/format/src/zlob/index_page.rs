@@ -5,20 +5,28 @@
 //! before the FIL trailer. Index pages are chained from the first page's
 //! `OFFSET_INDEX_PAGE_NO` through `FIL_PAGE_NEXT`.
 
-use crate::bytes::u8_at;
+use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
 use crate::fil::trailer::FIL_PAGE_DATA_END;
+use crate::layout::layout;
+use crate::section::Body;
 use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
 use crate::FormatError;
 
-/// Offset 38: `OFFSET_VERSION` (1 byte), 0.
-pub const ZLOB_INDEX_PAGE_VERSION: usize = FIL_PAGE_DATA;
+layout! {
+    /// The header of a ZLOB index page (absolute offsets).
+    pub struct ZlobIndexPage {
+        /// Offset 38 (`OFFSET_VERSION`, 1 byte): 0.
+        ZLOB_INDEX_PAGE_VERSION "OFFSET_VERSION" @ FIL_PAGE_DATA => version: u8;
+    }
+}
+
 /// Offset 39: `LOB_PAGE_DATA`, where the index entry array begins.
-pub const ZLOB_INDEX_PAGE_ENTRIES: usize = FIL_PAGE_DATA + 1;
+pub const ZLOB_INDEX_PAGE_ENTRIES: usize = ZlobIndexPage::END;
 
 /// The version byte (offset 38) of a ZLOB index page.
 pub fn version(page: &[u8]) -> Result<u8, FormatError> {
-    u8_at(page, ZLOB_INDEX_PAGE_VERSION, "OFFSET_VERSION")
+    ZlobIndexPage::parse_at(page, 0).map(|h| h.version)
 }
 
 /// Index entries a ZLOB index page of `physical_size` bytes holds
@@ -34,6 +42,21 @@ pub fn entry_slot(offset: usize, physical_size: usize) -> Option<usize> {
     let rel = offset.checked_sub(ZLOB_INDEX_PAGE_ENTRIES)?;
     let i = rel / ZLOB_INDEX_ENTRY_SIZE;
     (rel % ZLOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(physical_size)).then_some(i)
+}
+
+/// The sections of a ZLOB index page: its version and its index entries in use.
+pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
+    body.add(
+        "ZLOB index page header",
+        ZlobIndexPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
+    );
+    crate::zlob::index_entry::entry_sections(
+        page,
+        (0..entry_count(page.len()))
+            .map(|i| (i, ZLOB_INDEX_PAGE_ENTRIES + i * ZLOB_INDEX_ENTRY_SIZE)),
+        ctx,
+        body,
+    );
 }
 
 #[cfg(test)]

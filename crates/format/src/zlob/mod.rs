@@ -3,6 +3,7 @@
 pub mod data_page;
 pub mod first_page;
 pub mod frag_entry;
+pub mod frag_entry_page;
 pub mod frag_node;
 pub mod frag_page;
 pub mod index_entry;

@@ -3,55 +3,71 @@
 //! none). The fragment pages of compressed LOBs keep their free and used
 //! fragments in such lists.
 
-use crate::bytes::{slice, u16_at, u32_at};
+use crate::field::Field;
+use crate::layout::{layout, read_composite, OnDisk};
 use crate::FormatError;
-use serde::Serialize;
 
-/// Size of a page list base node (`plist_base_node_t::SIZE`).
-pub const PLIST_BASE_NODE_SIZE: usize = 8;
-/// Size of a page list node (`plist_node_t::SIZE`).
-pub const PLIST_NODE_SIZE: usize = 4;
-
-/// `plist_base_node_t` (8 bytes): the head of a page list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct PlistBase {
-    /// `OFFSET_LEN` (offset 0, 4 bytes): number of nodes.
-    pub len: u32,
-    /// `OFFSET_FIRST` (offset 4, 2 bytes): page offset of the first node, 0 for none.
-    pub first: u16,
-    /// `OFFSET_LAST` (offset 6, 2 bytes): page offset of the last node, 0 for none.
-    pub last: u16,
-}
-
-impl PlistBase {
-    /// Reads the base node at absolute `offset` of `page`.
-    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
-        let b = slice(page, offset, PLIST_BASE_NODE_SIZE, "plist_base_node_t")?;
-        Ok(PlistBase {
-            len: u32_at(b, 0, "plist OFFSET_LEN")?,
-            first: u16_at(b, 4, "plist OFFSET_FIRST")?,
-            last: u16_at(b, 6, "plist OFFSET_LAST")?,
-        })
+layout! {
+    /// `plist_base_node_t` (8 bytes): the head of a page list.
+    pub struct PlistBase {
+        /// Offset 0 (`OFFSET_LEN`, 4 bytes): the number of nodes.
+        PLIST_BASE_LEN "OFFSET_LEN" @ 0 => len: u32;
+        /// Offset 4 (`OFFSET_FIRST`, 2 bytes): page offset of the first node, 0 for none.
+        PLIST_BASE_FIRST "OFFSET_FIRST" @ 4 => first: u16;
+        /// Offset 6 (`OFFSET_LAST`, 2 bytes): page offset of the last node, 0 for none.
+        PLIST_BASE_LAST "OFFSET_LAST" @ 6 => last: u16;
     }
 }
 
-/// `plist_node_t` (4 bytes): a page list member's links.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct PlistNode {
-    /// `OFFSET_PREV` (offset 0, 2 bytes): page offset of the previous node, 0 for none.
-    pub prev: u16,
-    /// `OFFSET_NEXT` (offset 2, 2 bytes): page offset of the next node, 0 for none.
-    pub next: u16,
+/// Size of a page list base node (`plist_base_node_t::SIZE`).
+pub const PLIST_BASE_NODE_SIZE: usize = PlistBase::END;
+
+layout! {
+    /// `plist_node_t` (4 bytes): a page list member's links.
+    pub struct PlistNode {
+        /// Offset 0 (`OFFSET_PREV`, 2 bytes): page offset of the previous node, 0 for none.
+        PLIST_NODE_PREV "OFFSET_PREV" @ 0 => prev: u16;
+        /// Offset 2 (`OFFSET_NEXT`, 2 bytes): page offset of the next node, 0 for none.
+        PLIST_NODE_NEXT "OFFSET_NEXT" @ 2 => next: u16;
+    }
 }
 
-impl PlistNode {
-    /// Reads the node at absolute `offset` of `page`.
-    pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
-        let b = slice(page, offset, PLIST_NODE_SIZE, "plist_node_t")?;
-        Ok(PlistNode {
-            prev: u16_at(b, 0, "plist OFFSET_PREV")?,
-            next: u16_at(b, 2, "plist OFFSET_NEXT")?,
-        })
+/// Size of a page list node (`plist_node_t::SIZE`).
+pub const PLIST_NODE_SIZE: usize = PlistNode::END;
+
+impl OnDisk for PlistBase {
+    type Value = PlistBase;
+    const SIZE: usize = PlistBase::END;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
+        read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
+    }
+    /// One field: the list length as the value, with its first and last node.
+    fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        Field::with_meaning(
+            offset,
+            Self::SIZE,
+            name,
+            v.len.into(),
+            format!("len {}, first {}, last {}", v.len, v.first, v.last),
+        )
+    }
+}
+
+impl OnDisk for PlistNode {
+    type Value = PlistNode;
+    const SIZE: usize = PlistNode::END;
+    fn read(buf: &[u8], offset: usize, name: &'static str) -> Result<Self, FormatError> {
+        read_composite(buf, offset, Self::SIZE, name, Self::parse_at)
+    }
+    /// One field: the next node's offset as the value, with both links.
+    fn field(v: &Self, offset: usize, name: &'static str) -> Field {
+        Field::with_meaning(
+            offset,
+            Self::SIZE,
+            name,
+            v.next.into(),
+            format!("prev {}, next {}", v.prev, v.next),
+        )
     }
 }
 

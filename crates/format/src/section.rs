@@ -1,0 +1,55 @@
+//! What a page body decoder returns: titled sections of fields, one per
+//! on-disk structure, and the problems met on the way (decoding goes on
+//! past a structure that cannot be read).
+
+use crate::field::Field;
+use crate::FormatError;
+use serde::Serialize;
+
+/// A titled group of fields (one on-disk structure).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Section {
+    /// The structure's name.
+    pub title: String,
+    /// Its fields.
+    pub fields: Vec<Field>,
+}
+
+/// A page body as decoded: its sections, and the structures that could not
+/// be read (each error names the field and its offset).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Body {
+    /// The sections, in page order as far as the structures allow.
+    pub sections: Vec<Section>,
+    /// What could not be read.
+    pub problems: Vec<FormatError>,
+}
+
+impl Body {
+    /// Adds a section.
+    pub fn push(&mut self, title: impl Into<String>, fields: Vec<Field>) {
+        self.sections.push(Section {
+            title: title.into(),
+            fields,
+        });
+    }
+
+    /// Adds the section a decode gives, or keeps its error as a problem.
+    pub fn add(&mut self, title: impl Into<String>, fields: Result<Vec<Field>, FormatError>) {
+        match fields {
+            Ok(fields) => self.push(title, fields),
+            Err(e) => self.problems.push(e),
+        }
+    }
+
+    /// Keeps the error of a decode that failed, returning its value if any.
+    pub fn keep<T>(&mut self, r: Result<T, FormatError>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problems.push(e);
+                None
+            }
+        }
+    }
+}
