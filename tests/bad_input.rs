@@ -16,7 +16,7 @@
 // In tests a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -19,7 +19,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::reports::ownership::{classify, PageUse};

@@ -15,7 +15,7 @@
 // grant the #[test] functions (clippy.toml).
 #![allow(clippy::panic, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::indexes::IndexAnalysis;
 use innodb_analysis::reports::ownership::SpaceAccount;
