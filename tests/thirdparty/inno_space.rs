@@ -4,6 +4,16 @@ use super::{open, root, summary, Checks, SDI_INDEX_ID};
 use crate::support;
 use std::ffi::OsStr;
 
+/// The index pages of inno_space's `test/sbtest1.ibd`: (page, what it is,
+/// type, index id, level, records).
+#[rustfmt::skip]
+const SBTEST1_PAGES: [(u64, &str, &str, u64, u64, u64); 4] = [
+    (3, "SDI root", "SDI",   SDI_INDEX_ID, 0, 2),
+    (4, "PRIMARY",  "INDEX", 270,          0, 20),
+    (5, "k_1",      "INDEX", 271,          0, 20),
+    (6, "k_1",      "INDEX", 271,          0, 20),
+];
+
 /// inno_space: `test/sbtest1.ibd` (space id 61): PRIMARY index 270 at page 4
 /// (20 recs); index 271 (k_1) on two leaf pages 5 and 6 with 20 records
 /// each. Read through the CLI's `pages` JSON, whose SDI index id must be
@@ -22,39 +32,25 @@ fn inno_space_sbtest1() {
             .cloned()
             .unwrap_or_default()
     };
-    let idx = |n: u64| {
+    for (n, what, page_type, index_id, level, records) in SBTEST1_PAGES {
         let p = page(n);
-        (
-            p["type"].as_str().map(str::to_string),
-            p["index_id"].as_u64(),
-            p["level"].as_u64(),
-            p["records"].as_u64(),
-        )
-    };
-    c.eq(
-        label,
-        "page 3 (SDI root)",
-        idx(3),
-        (Some("SDI".into()), Some(SDI_INDEX_ID), Some(0), Some(2)),
-    );
-    c.eq(
-        label,
-        "page 4 (PRIMARY)",
-        idx(4),
-        (Some("INDEX".into()), Some(270), Some(0), Some(20)),
-    );
-    c.eq(
-        label,
-        "page 5 (k_1)",
-        idx(5),
-        (Some("INDEX".into()), Some(271), Some(0), Some(20)),
-    );
-    c.eq(
-        label,
-        "page 6 (k_1)",
-        idx(6),
-        (Some("INDEX".into()), Some(271), Some(0), Some(20)),
-    );
+        c.eq(
+            label,
+            &format!("page {n} ({what})"),
+            (
+                p["type"].as_str().map(str::to_string),
+                p["index_id"].as_u64(),
+                p["level"].as_u64(),
+                p["records"].as_u64(),
+            ),
+            (
+                Some(page_type.into()),
+                Some(index_id),
+                Some(level),
+                Some(records),
+            ),
+        );
+    }
     c.eq(
         label,
         "space id",

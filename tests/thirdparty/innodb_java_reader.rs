@@ -18,51 +18,25 @@ fn java(path: &str) -> PathBuf {
         .join(path)
 }
 
-/// SimpleTableReaderTest: tb01 has 6 pages in 5.6/5.7 (FSP size 6, pages
-/// used 4: FSP_HDR, IBUF_BITMAP, INODE, INDEX root at 3, ALLOCATED,
-/// ALLOCATED) and 7 in 8.0 (used 5, SDI at 3, root INDEX at 4). Root: level
-/// 0, 10 records, 12 heap records, COMPACT, prev/next FIL_NULL.
+/// `simple/tb01.ibd` per server version, as SimpleTableReaderTest gives it:
+/// (directory, pages = FSP size, fragment pages used, the types of the first
+/// pages, root page).
+#[rustfmt::skip]
+const SIMPLE_TB01: [(&str, u64, u64, &[&str], u32); 3] = [
+    ("mysql56", 6, 4, &["FSP_HDR", "IBUF_BITMAP", "INODE", "INDEX", "ALLOCATED", "ALLOCATED"], 3),
+    ("mysql57", 6, 4, &["FSP_HDR", "IBUF_BITMAP", "INODE", "INDEX", "ALLOCATED", "ALLOCATED"], 3),
+    ("mysql80", 7, 5, &["FSP_HDR", "IBUF_BITMAP", "INODE", "SDI", "INDEX"],                    4),
+];
+
+/// SimpleTableReaderTest ([`SIMPLE_TB01`]): tb01 has 6 pages in 5.6/5.7
+/// (FSP size 6, pages used 4: FSP_HDR, IBUF_BITMAP, INODE, INDEX root at 3,
+/// ALLOCATED, ALLOCATED) and 7 in 8.0 (used 5, SDI at 3, root INDEX at 4).
+/// Root: level 0, 10 records, 12 heap records, COMPACT, prev/next FIL_NULL.
 /// tb_redundant_format (5.6): REDUNDANT, 1 record on the root page.
 #[test]
 fn innodb_java_reader_simple_tables() {
     let mut c = Checks::default();
-    for (dir, pages, used, types, root) in [
-        (
-            "mysql56",
-            6,
-            4,
-            &[
-                "FSP_HDR",
-                "IBUF_BITMAP",
-                "INODE",
-                "INDEX",
-                "ALLOCATED",
-                "ALLOCATED",
-            ][..],
-            3,
-        ),
-        (
-            "mysql57",
-            6,
-            4,
-            &[
-                "FSP_HDR",
-                "IBUF_BITMAP",
-                "INODE",
-                "INDEX",
-                "ALLOCATED",
-                "ALLOCATED",
-            ][..],
-            3,
-        ),
-        (
-            "mysql80",
-            7,
-            5,
-            &["FSP_HDR", "IBUF_BITMAP", "INODE", "SDI", "INDEX"][..],
-            4,
-        ),
-    ] {
+    for (dir, pages, used, types, root) in SIMPLE_TB01 {
         let label = format!("{dir}/simple/tb01.ibd");
         let space = open(&java(&format!("{dir}/simple/tb01.ibd")));
         let rows = page_rows(&space);

@@ -355,13 +355,27 @@ const SAKILA_TABLES: [(&str, u64, usize); 14] = [
     ("store", 2, 1),
 ];
 
+/// The sakila copies (their directories), each with the pages of staff 1's
+/// picture in `staff.ibd`, by our page type: 3 BLOB pages (type 10) in
+/// compact/redundant/5.7; LOB_FIRST (24) + 2 LOB_DATA (23) in 8.0/8.4;
+/// untyped (0) pages in 5.0 (checked in `mysql50_pages_are_untyped`).
+#[rustfmt::skip]
+const STAFF_PICTURE_PAGES: [(&str, &[(&str, u64)]); 6] = [
+    ("5.0",       &[]),
+    ("compact",   &[("BLOB", 3)]),
+    ("redundant", &[("BLOB", 3)]),
+    ("5.7",       &[("BLOB", 3)]),
+    ("8.0",       &[("LOB_FIRST", 1), ("LOB_DATA", 2)]),
+    ("8.4",       &[("LOB_FIRST", 1), ("LOB_DATA", 2)]),
+];
+
 /// Sakila row counts and B-tree heights per version directory, the staff
-/// BLOB pages, and the 5.7 SPATIAL index.
+/// BLOB pages ([`STAFF_PICTURE_PAGES`]), and the 5.7 SPATIAL index.
 #[test]
 fn sakila_row_counts_heights_and_blob_pages() {
     let tables = SAKILA_TABLES;
     let mut c = Checks::default();
-    for dir in ["5.0", "compact", "redundant", "5.7", "8.0", "8.4"] {
+    for (dir, picture_pages) in STAFF_PICTURE_PAGES {
         for (table, rows_expected, height) in tables {
             if table == "film_text" && !["5.7", "8.0", "8.4"].contains(&dir) {
                 continue;
@@ -386,20 +400,12 @@ fn sakila_row_counts_heights_and_blob_pages() {
             );
             c.eq(&label, "clustered index levels", s.levels.len(), height);
         }
-        // staff.ibd holds the picture BLOB of staff 1: 3 BLOB pages (type 10)
-        // in compact/redundant/5.7; LOB_FIRST (24) + 2 LOB_DATA (23) in
-        // 8.0/8.4; untyped (0) pages in 5.0 (checked in `mysql50_pages_are_untyped`).
         let label = format!("sakila/{dir}/sakila/staff.ibd");
         let types =
             summary(&open(&ruby(&format!("sakila/{dir}/sakila/staff.ibd"))))["page_types"].clone();
         let count = |t: &str| types[t].as_u64().unwrap_or(0);
-        match dir {
-            "compact" | "redundant" | "5.7" => c.eq(&label, "BLOB pages", count("BLOB"), 3),
-            "8.0" | "8.4" => {
-                c.eq(&label, "LOB_FIRST pages", count("LOB_FIRST"), 1);
-                c.eq(&label, "LOB_DATA pages", count("LOB_DATA"), 2);
-            }
-            _ => {}
+        for (t, n) in picture_pages {
+            c.eq(&label, &format!("{t} pages"), count(t), *n);
         }
     }
     // 5.7/: "address.ibd has a SPATIAL index (RTREE pages 17854)".
@@ -602,8 +608,34 @@ fn tree_walks_match_the_owners_facts() {
     c.finish("tree_walks_match_the_owners_facts");
 }
 
+/// The first row of sakila's actor, film and customer tables, as sakila's
+/// data loads them: (table, column, value as text).
+#[rustfmt::skip]
+const SAKILA_FIRST_ROWS: [(&str, &str, &str); 11] = [
+    ("actor",    "actor_id",         "1"),
+    ("actor",    "first_name",       "PENELOPE"),
+    ("actor",    "last_name",        "GUINESS"),
+    ("film",     "title",            "ACADEMY DINOSAUR"),
+    ("film",     "rating",           "PG"),
+    ("film",     "rental_rate",      "0.99"),
+    ("film",     "replacement_cost", "20.99"),
+    ("film",     "special_features", "Deleted Scenes,Behind the Scenes"),
+    ("customer", "first_name",       "MARY"),
+    ("customer", "last_name",        "SMITH"),
+    ("customer", "email",            "MARY.SMITH@sakilacustomer.org"),
+];
+
+/// The columns and values [`SAKILA_FIRST_ROWS`] gives for `table`.
+fn sakila_first_row(table: &str) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    SAKILA_FIRST_ROWS
+        .iter()
+        .filter(move |(t, ..)| *t == table)
+        .map(|(_, column, value)| (*column, *value))
+}
+
 /// `records` with the columns of each MySQL 8.0+ file's own SDI: sakila's
-/// tables in 8.0 and 8.4 give their row counts and known first rows.
+/// tables in 8.0 and 8.4 give their row counts and known first rows
+/// ([`SAKILA_FIRST_ROWS`]).
 #[test]
 fn records_from_the_sdi() {
     use innodb_format::value::column_value::Value;
@@ -632,59 +664,13 @@ fn records_from_the_sdi() {
                     "the picture does not end with the PNG IEND chunk".into()
                 });
             }
-            match table {
-                "actor" => {
-                    c.eq(
-                        &label,
-                        "first actor",
-                        (
-                            cell_text(&r, 0, "first_name"),
-                            cell_text(&r, 0, "last_name"),
-                        ),
-                        ("PENELOPE".into(), "GUINESS".into()),
-                    );
-                }
-                "film" => {
-                    c.eq(
-                        &label,
-                        "film 1 title",
-                        cell_text(&r, 0, "title"),
-                        "ACADEMY DINOSAUR".into(),
-                    );
-                    c.eq(
-                        &label,
-                        "film 1 rating",
-                        cell_text(&r, 0, "rating"),
-                        "PG".into(),
-                    );
-                    c.eq(
-                        &label,
-                        "film 1 rental_rate",
-                        cell_text(&r, 0, "rental_rate"),
-                        "0.99".into(),
-                    );
-                    c.eq(
-                        &label,
-                        "film 1 replacement_cost",
-                        cell_text(&r, 0, "replacement_cost"),
-                        "20.99".into(),
-                    );
-                    c.eq(
-                        &label,
-                        "film 1 special_features",
-                        cell_text(&r, 0, "special_features"),
-                        "Deleted Scenes,Behind the Scenes".into(),
-                    );
-                }
-                "customer" => {
-                    c.eq(
-                        &label,
-                        "customer 1",
-                        (cell_text(&r, 0, "first_name"), cell_text(&r, 0, "email")),
-                        ("MARY".into(), "MARY.SMITH@sakilacustomer.org".into()),
-                    );
-                }
-                _ => {}
+            for (column, value) in sakila_first_row(table) {
+                c.eq(
+                    &label,
+                    &format!("{table} 1 {column}"),
+                    cell_text(&r, 0, column),
+                    value.to_string(),
+                );
             }
         }
     }
@@ -1180,52 +1166,25 @@ fn sakila_of_older_servers_read_with_ddl() {
                     .map(str::to_string)
                     .unwrap_or_else(|| first[k].to_string())
             };
-            match table {
-                "actor" => c.eq(
+            for (column, value) in sakila_first_row(table) {
+                c.eq(
                     &label,
-                    "actor 1",
-                    (get("actor_id"), get("first_name"), get("last_name")),
-                    ("1".into(), "PENELOPE".into(), "GUINESS".into()),
-                ),
-                "film" => c.eq(
-                    &label,
-                    "film 1",
-                    (
-                        get("title"),
-                        get("rating"),
-                        get("rental_rate"),
-                        get("replacement_cost"),
-                        get("special_features"),
-                    ),
-                    (
-                        "ACADEMY DINOSAUR".into(),
-                        "PG".into(),
-                        "0.99".into(),
-                        "20.99".into(),
-                        "Deleted Scenes,Behind the Scenes".into(),
-                    ),
-                ),
-                "customer" => c.eq(
-                    &label,
-                    "customer 1",
-                    (get("first_name"), get("last_name"), get("email")),
-                    (
-                        "MARY".into(),
-                        "SMITH".into(),
-                        "MARY.SMITH@sakilacustomer.org".into(),
-                    ),
-                ),
+                    &format!("{table} 1 {column}"),
+                    get(column),
+                    value.to_string(),
+                );
+            }
+            if table == "staff" {
                 // The same 36,365-byte PNG as in 8.0: a BLOB chain (untyped
                 // pages in 5.0) instead of a LOB.
-                "staff" => c.eq(
+                c.eq(
                     &label,
                     "picture",
                     first["picture"]["hex"]
                         .as_str()
                         .map(|h| (h.len() / 2, h[..16].to_string())),
                     Some((36365, "89504E470D0A1A0A".to_string())),
-                ),
-                _ => {}
+                );
             }
         }
     }
