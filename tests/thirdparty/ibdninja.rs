@@ -30,6 +30,9 @@ fn ninja(path: &str) -> PathBuf {
 /// with_deletes and multi_page.
 #[test]
 fn ibdninja_golden_summary_table() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let m = manifest();
     let mut c = Checks::default();
     let golden: Vec<Row> = m
@@ -223,6 +226,9 @@ fn golden_fixture(golden: &Path, v: &BTreeMap<String, String>) -> PathBuf {
 /// as "owner assertions, copied verbatim") against our headers.
 #[test]
 fn ibdninja_golden_outputs() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let dir = root().join("KernelMaker__ibdNinja/tests");
     let mut c = Checks::default();
     let mut n_files = 0;
@@ -552,6 +558,9 @@ fn ibdninja_golden_outputs() {
 /// indexes ibdNinja says it skips.
 #[test]
 fn segments_name_the_golden_indexes() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let m = manifest();
     let mut c = Checks::default();
     let golden: Vec<Row> = m
@@ -622,6 +631,9 @@ fn segments_name_the_golden_indexes() {
 /// clustered index's leaf records and levels. No walk finds anything.
 #[test]
 fn tree_walks_match_the_owners_facts() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let m = manifest();
     for g in m
@@ -657,6 +669,9 @@ fn tree_walks_match_the_owners_facts() {
 /// back from the page's garbage list.
 #[test]
 fn records_from_the_sdi() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     for ver in ["8.0", "8.4", "9.0"] {
         let label = format!("ibdNinja {ver}/with_deletes");
@@ -754,6 +769,9 @@ fn ninja_golden_rows(path: &Path) -> Vec<Vec<(String, Golden)>> {
 /// and the dropped columns' old values kept.
 #[test]
 fn instant_columns_decode_by_row_version() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     use innodb_format::value::column_value::{decode, Value};
     let mut c = Checks::default();
     for dir in ["8.0", "8.4", "9.0"] {
@@ -802,6 +820,9 @@ fn instant_columns_decode_by_row_version() {
 /// `*_inspect_*_current.txt` files print.
 #[test]
 fn mysql8_lobs_and_json_documents() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     use innodb_format::value::column_value::Value as Cv;
     let mut c = Checks::default();
     for dir in ["8.0", "8.4", "9.0"] {

@@ -41,6 +41,9 @@ const STANDARD_TYPES: &[&str] = &["FSP_HDR", "INODE", "SDI", "INDEX"];
 /// compressed files ([`MYSQL9_FILES`]); every page verifies.
 #[test]
 fn idb_utils_mysql9_files() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let dir = root().join("ringo380__idb-utils/tests/fixtures/mysql9");
     for (name, space_id, pages, checksum, sizes, zip, types, vendor) in MYSQL9_FILES {
@@ -90,6 +93,9 @@ fn idb_utils_mysql9_files() {
 /// idb-utils' `standard` table is in the SDI of its `standard.ibd` files.
 #[test]
 fn sdi_names_the_standard_table() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let standard = root().join("ringo380__idb-utils/tests/fixtures");
     let mut found = false;

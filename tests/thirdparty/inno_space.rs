@@ -20,6 +20,9 @@ const SBTEST1_PAGES: [(u64, &str, &str, u64, u64, u64); 4] = [
 /// u64::MAX.
 #[test]
 fn inno_space_sbtest1() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let file = root().join("baotiao__inno_space/test/sbtest1.ibd");
     let (v, out) = support::run_json([OsStr::new("pages"), file.as_os_str()]);
     assert!(out.status.success(), "pages {} failed", file.display());

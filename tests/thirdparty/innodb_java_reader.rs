@@ -9,6 +9,7 @@ use super::{
     cell_text, open, page_fields, page_rows, root, row_at, sdi_records, summary, Checks, FIL_NULL,
     N_HEAP_COMPACT,
 };
+use crate::support;
 use innodb_analysis::rows::records::RowState;
 use std::path::PathBuf;
 
@@ -35,6 +36,9 @@ const SIMPLE_TB01: [(&str, u64, u64, &[&str], u32); 3] = [
 /// tb_redundant_format (5.6): REDUNDANT, 1 record on the root page.
 #[test]
 fn innodb_java_reader_simple_tables() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     for (dir, pages, used, types, root) in SIMPLE_TB01 {
         let label = format!("{dir}/simple/tb01.ibd");
@@ -114,6 +118,9 @@ fn innodb_java_reader_simple_tables() {
 /// inserted, and deleted rows (even ids up to 2000) from garbage lists.
 #[test]
 fn records_from_the_sdi() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let r = sdi_records(&java("mysql80/deletion/tb13.ibd"), true);
     let label = "java-reader mysql80/deletion/tb13.ibd";

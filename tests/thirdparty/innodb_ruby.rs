@@ -29,6 +29,9 @@ fn ruby(path: &str) -> PathBuf {
 /// page/index_spec.rb on `t_empty.ibd` page 3, through the CLI's JSON.
 #[test]
 fn t_empty_page3_index_header_matches_innodb_ruby() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let file = ruby("t_empty.ibd");
     let (v, f) = cli_page_fields(&file, 3);
     let mut c = Checks::default();
@@ -92,6 +95,9 @@ fn t_empty_page3_index_header_matches_innodb_ruby() {
 /// space_spec.rb / system_spec.rb on `sakila/compact/sakila/film.ibd`.
 #[test]
 fn sakila_compact_film_matches_innodb_ruby_space_spec() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let file = ruby("sakila/compact/sakila/film.ibd");
     let label = "sakila/compact/sakila/film.ibd";
     let space = open(&file);
@@ -175,6 +181,9 @@ fn sakila_compact_film_matches_innodb_ruby_space_spec() {
 /// The other innodb_ruby specs whose facts our page headers can show.
 #[test]
 fn innodb_ruby_spec_files_match() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
 
     // hello_world.rb: PRIMARY is index 29 (page 3), `message` is index 30
@@ -373,6 +382,9 @@ const STAFF_PICTURE_PAGES: [(&str, &[(&str, u64)]); 6] = [
 /// BLOB pages ([`STAFF_PICTURE_PAGES`]), and the 5.7 SPATIAL index.
 #[test]
 fn sakila_row_counts_heights_and_blob_pages() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let tables = SAKILA_TABLES;
     let mut c = Checks::default();
     for (dir, picture_pages) in STAFF_PICTURE_PAGES {
@@ -445,6 +457,9 @@ fn page_fields_of_type(space: &Tablespace, name: &str) -> Vec<(u32, Option<u64>)
 /// so the checksum column must show them verifying (`innodb`), not `all_zero`.
 #[test]
 fn mysql50_pages_are_untyped() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let m = manifest();
     let mut c = Checks::default();
     // staff.ibd through the CLI's `pages` JSON.
@@ -530,6 +545,9 @@ fn mysql50_pages_are_untyped() {
 /// indexes: the segments report finds 4.
 #[test]
 fn segments_name_the_4_indexes_of_sakila_film() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let film = ruby("sakila/compact/sakila/film.ibd");
     let space = open(&film);
@@ -550,6 +568,9 @@ fn segments_name_the_4_indexes_of_sakila_film() {
 /// anything.
 #[test]
 fn tree_walks_match_the_owners_facts() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let tables = SAKILA_TABLES;
     let mut c = Checks::default();
     for dir in ["5.0", "compact", "redundant", "5.7", "8.0", "8.4"] {
@@ -638,6 +659,9 @@ fn sakila_first_row(table: &str) -> impl Iterator<Item = (&'static str, &'static
 /// ([`SAKILA_FIRST_ROWS`]).
 #[test]
 fn records_from_the_sdi() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     use innodb_format::value::column_value::Value;
     let mut c = Checks::default();
     for dir in ["8.0", "8.4"] {
@@ -726,6 +750,9 @@ fn records_with_ddl(file: &Path, sql: &str, extra: &[&str]) -> (Vec<Value>, Vec<
 /// `hello_world` its two rows in both indexes.
 #[test]
 fn innodb_ruby_tables_read_with_their_ddl() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     let num = |v: &Value| {
         v.as_f64()
@@ -1048,6 +1075,9 @@ fn innodb_ruby_tables_read_with_their_ddl() {
 /// t_numeric_types read with date columns.
 #[test]
 fn a_ddl_that_does_not_fit_is_said_to_be_wrong() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     for (file, sql) in [
         (
             "hello_world.ibd",
@@ -1145,6 +1175,9 @@ fn sakila_ddl(table: &str, dir: &str) -> String {
 /// FULLTEXT key brings; the older `address` has no `location` yet.
 #[test]
 fn sakila_of_older_servers_read_with_ddl() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     let mut c = Checks::default();
     for dir in ["5.0", "compact", "redundant", "5.7"] {
         for (table, rows_expected, _) in SAKILA_TABLES {

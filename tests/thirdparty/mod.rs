@@ -14,8 +14,11 @@
 //! its source. `DFO-Ocean-Navigator__onav-mariadb` has no facts of its own
 //! beyond its MANIFEST rows, so `every_file` is where its files are checked.
 //!
-//! The data directory is always present in CI; without it every test fails
-//! with a message saying so.
+//! Without `../shared/thirdparty` (a fresh clone) every test here is
+//! skipped with a line saying so, unless `INNODB_INSPECT_REQUIRE_THIRDPARTY`
+//! is set, as CI sets it: then every test fails with a message saying so.
+//! With the directory there, a file the MANIFEST lists and that is missing
+//! is a failure.
 
 // The helpers below are test code too: a panic there is a test failure with
 // its message, as `allow-panic-in-tests` / `allow-expect-in-tests` already
@@ -59,14 +62,15 @@ const N_HEAP_COMPACT: u64 = 0x8000;
 // ---------------------------------------------------------------------------
 // Where the data is, and the MANIFEST.
 
-/// `../shared/thirdparty`, or a failure saying it is missing.
+/// `../shared/thirdparty`, or a failure saying its MANIFEST.md is missing.
+/// (Each test first calls `support::thirdparty::present`, which skips it
+/// when the whole directory is absent.)
 fn root() -> PathBuf {
     let dir = support::thirdparty_dir();
     assert!(
         dir.join("MANIFEST.md").is_file(),
-        "third-party test data is missing: {} (with its MANIFEST.md) must exist beside the \
-         repository. It is always present in CI; these tests read the files in place and must \
-         not pass without them.",
+        "third-party test data is incomplete: {} has no MANIFEST.md; these tests read the \
+         files it lists in place and must not pass without them.",
         dir.display()
     );
     dir
