@@ -5,7 +5,7 @@
 // In tests a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::count_report::CountReport;
 use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};

@@ -14,7 +14,7 @@
     clippy::indexing_slicing
 )]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::page_detail::Section;
 use innodb_analysis::reports::undo_report::UndoReport;
@@ -113,21 +113,10 @@ fn doublewrite_ranges(truth: &Value, file: &str) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// `../shared/thirdparty`, or `None` (having said so) when it is absent and
-/// `INNODB_INSPECT_REQUIRE_THIRDPARTY` is not set.
+/// `../shared/thirdparty`, or `None` (the test skipped, saying so) when
+/// it is absent and `INNODB_INSPECT_REQUIRE_THIRDPARTY` is not set.
 fn thirdparty() -> Option<PathBuf> {
-    let dir = support::thirdparty_dir();
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("INNODB_INSPECT_REQUIRE_THIRDPARTY").is_some() {
-        panic!(
-            "{} is absent and INNODB_INSPECT_REQUIRE_THIRDPARTY is set",
-            dir.display()
-        );
-    }
-    eprintln!("skipped: ../shared/thirdparty is absent");
-    None
+    support::thirdparty::present()
 }
 
 /// TRX_SYS (ibdata1 page 5 of the undo fixture): 128 rollback segment

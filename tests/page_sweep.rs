@@ -19,7 +19,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::indexes::{IndexAnalysis, IndexesReport};
 use innodb_analysis::reports::ownership::{classify, PageUse};
@@ -216,6 +216,9 @@ fn every_used_page_of_a_system_tablespace_with_undo_history() {
 /// (the staff picture, LOB_FIRST/LOB_DATA pages), typed by the file's SDI.
 #[test]
 fn every_used_page_of_a_mysql_8_table_with_a_lob() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     sweep(
         "jeremycole__innodb_ruby/spec/data/sakila/8.0/sakila/staff.ibd",
         None,
@@ -228,6 +231,9 @@ fn every_used_page_of_a_mysql_8_table_with_a_lob() {
 /// walks.
 #[test]
 fn every_used_page_of_a_mysql_5_7_table() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
     sweep(
         "jeremycole__innodb_ruby/spec/data/sakila/5.7/sakila/film.ibd",
         None,

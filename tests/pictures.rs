@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
 use innodb_analysis::pictures::{chart_builders, palette, Raster, Rgb};

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::ChecksumReport;
 use innodb_space::{OpenOptions, Tablespace};

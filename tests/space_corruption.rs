@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use innodb_analysis::reports::indexes::IndexAnalysis;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};

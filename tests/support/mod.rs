@@ -2,6 +2,8 @@
 //! third-party files are, and how to run the binary.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod thirdparty;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -25,9 +27,11 @@ pub fn truth_fixtures_dir() -> (PathBuf, bool) {
     }
 }
 
-/// `../shared/thirdparty/` beside the repository.
+/// The third-party files: `../shared/thirdparty/` beside the repository,
+/// or `$INNODB_INSPECT_THIRDPARTY`. A test that reads them first calls
+/// [`thirdparty::present`], which skips it on a fresh clone.
 pub fn thirdparty_dir() -> PathBuf {
-    repo_root().join("../shared/thirdparty")
+    thirdparty::dir()
 }
 
 /// Runs `innodb-inspect` with `args`.

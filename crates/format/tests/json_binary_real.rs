@@ -1,6 +1,7 @@
 //! `json_binary::to_text` on JSON values MySQL itself wrote, read from real
-//! tablespaces under `shared/thirdparty` (ibdNinja's fixtures, MySQL 8.0.40,
-//! 8.4.8 and 9.6.0, 16 KiB pages, DYNAMIC rows).
+//! tablespaces under `../shared/thirdparty` (ibdNinja's fixtures, MySQL
+//! 8.0.40, 8.4.8 and 9.6.0, 16 KiB pages, DYNAMIC rows); skipped, saying so,
+//! on a fresh clone without them.
 //!
 //! Inline values come from clustered-index leaf records (page 4 of each file).
 //! Off-page values are joined from their LOB pages by following the MySQL 8
@@ -22,20 +23,23 @@ const PAGE: usize = 16384;
 /// relative next-record link is the 2 bytes before it.
 const INFIMUM: usize = 99;
 
+/// Where the third-party files are, and the skip of a test on a fresh
+/// clone without them: the integration tests' helper, shared.
+#[path = "../../../tests/support/thirdparty.rs"]
+mod thirdparty;
+
 fn fixture(version: &str, name: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/../../../shared/thirdparty/KernelMaker__ibdNinja/tests/{version}/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let path = thirdparty::dir().join(format!(
+        "KernelMaker__ibdNinja/tests/{version}/fixtures/{name}"
+    ));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn expected(version: &str, name: &str) -> String {
-    let path = format!(
-        "{}/../../../shared/thirdparty/KernelMaker__ibdNinja/tests/{version}/expected/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let path = thirdparty::dir().join(format!(
+        "KernelMaker__ibdNinja/tests/{version}/expected/{name}"
+    ));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.trim_end().to_owned()
 }
 
@@ -96,6 +100,9 @@ fn compact(text: &str) -> String {
 /// nearest first, so json_col's length is at origin - 14.
 #[test]
 fn inline_json_in_data_types_rows() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for version in ["8.0", "8.4", "9.0"] {
         let file = fixture(version, "data_types.ibd");
         let p = page(&file, 4);
@@ -133,6 +140,9 @@ fn inline_json_in_data_types_rows() {
 /// inlined int16s, int16 9999 and 123, strings).
 #[test]
 fn inline_json_in_type_test_rows() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for version in ["8.0", "8.4", "9.0"] {
         let file = fixture(version, "type_test.ibd");
         let p = page(&file, 4);
@@ -194,6 +204,9 @@ fn lob(file: &[u8], r: &[u8]) -> Vec<u8> {
 /// containers.
 #[test]
 fn off_page_json_partial_documents() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for version in ["8.0", "8.4", "9.0"] {
         let file = fixture(version, "json_partial.ibd");
         let p = page(&file, 4);
@@ -229,6 +242,9 @@ fn off_page_json_partial_documents() {
 /// (LOB_DATA pages 11, 9 and 10 in the 8.0 file).
 #[test]
 fn off_page_json_over_several_lob_pages() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for version in ["8.0", "8.4", "9.0"] {
         let file = fixture(version, "json_partial_large.ibd");
         let p = page(&file, 4);

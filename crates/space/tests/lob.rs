@@ -17,10 +17,14 @@ use innodb_space::{OpenOptions, Tablespace};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const THIRDPARTY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/thirdparty");
+/// Where the third-party files are, and the skip of a test on a fresh
+/// clone without them: the integration tests' helper, shared.
+#[path = "../../../tests/support/thirdparty.rs"]
+mod thirdparty;
 
+/// A file below `../shared/thirdparty`.
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(THIRDPARTY).join(rel)
+    thirdparty::dir().join(rel)
 }
 
 fn open(path: &Path) -> Tablespace {
@@ -105,6 +109,9 @@ fn png_chunks(b: &[u8]) -> (usize, usize) {
 
 #[test]
 fn sakila_staff_picture_is_a_whole_png() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for dir in ["8.0", "8.4"] {
         let path = fixture(&format!(
             "jeremycole__innodb_ruby/spec/data/sakila/{dir}/sakila/staff.ibd"
@@ -161,6 +168,9 @@ fn golden_externals(text: &str) -> Vec<(u32, u32, u32, u32, Vec<u8>)> {
 
 #[test]
 fn ibdninja_blob_external_rows_match_the_golden_file() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for v in ["8.0", "8.4", "9.0"] {
         let dir = fixture(&format!("KernelMaker__ibdNinja/tests/{v}"));
         let space = open(&dir.join("fixtures/blob_external.ibd"));
@@ -231,6 +241,9 @@ fn read_version(space: &Tablespace, r: &LobRef, version: Option<u32>) -> Vec<u8>
 
 #[test]
 fn ibdninja_json_partial_updates_read_at_every_version() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     for v in ["8.0", "8.4", "9.0"] {
         let dir = fixture(&format!("KernelMaker__ibdNinja/tests/{v}"));
         let golden =
@@ -343,6 +356,9 @@ const E2: usize = 7 * PS + 216;
 
 #[test]
 fn a_looping_index_list_is_an_error_not_a_hang() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     let original = std::fs::read(staff_80()).unwrap();
     // Entry 1's next points back to entry 0: 32007 of 36365 bytes, then the loop.
     let tmp = patched_copy(&staff_80(), |b| put_addr(b, E1 + 6, 7, 96));
@@ -378,6 +394,9 @@ fn a_looping_index_list_is_an_error_not_a_hang() {
 
 #[test]
 fn damaged_links_are_reported_with_page_and_field() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     // The list ends early.
     let tmp = patched_copy(&staff_80(), |b| put_addr(b, E1 + 6, 0xFFFF_FFFF, 0));
     let err = read_staff_copy(&tmp, 36365).unwrap_err();
@@ -443,6 +462,9 @@ fn damaged_links_are_reported_with_page_and_field() {
 
 #[test]
 fn entries_on_a_lob_index_page_are_followed() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     let original = read(&open(&staff_80()), &leaf_refs(&open(&staff_80()))[0].2);
     // Move entry 1 to slot 2 of page 10 (unused) made a LOB_INDEX page.
     let at = 39 + 2 * 60;
@@ -514,6 +536,9 @@ fn fragment(b: &mut [u8], p: usize, off: usize, id: u16, data: &[u8]) {
 
 #[test]
 fn a_synthetic_compressed_lob_is_inflated_chunk_by_chunk() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     // No third-party file holds a ZLOB (no ROW_FORMAT=COMPRESSED table with
     // off-page columns): this builds one, following zlob0first.h, zlob0index.h
     // and lob0impl.h, in pages appended to a copy of a real 8k-page
@@ -653,6 +678,9 @@ fn old_chain(space: &Tablespace, r: &LobRef) -> Vec<u8> {
 
 #[test]
 fn mysql80_lobs_hold_what_mysql57_blob_chains_hold() {
+    let Some(_) = thirdparty::present() else {
+        return;
+    };
     // innodb-java-reader loads the same rows into MySQL 5.7.27 (BLOB chains)
     // and 8.0.18 (LOB pages): the off-page values must be the same.
     for table in ["tb04utf8mb4", "tb20"] {

@@ -1,0 +1,25 @@
+//! The integration tests of `innodb-inspect`, as one test binary: each file
+//! beside this one is a module, with the helpers of `support` shared by all.
+//! One binary links once, where one binary per file linked every crate of
+//! the workspace again for each.
+//!
+//! Run one module's tests with a filter on its path, e.g.
+//! `cargo test -p innodb-inspect --test main -- fixtures::`.
+
+mod support;
+
+mod bad_input;
+mod browse;
+mod crafted_corruption;
+mod datadir_reports;
+mod fixtures;
+mod fuzz_corpus;
+mod mutations;
+mod page_bodies;
+mod page_sweep;
+mod pictures;
+mod properties;
+mod read_only;
+mod scale;
+mod space_corruption;
+mod thirdparty;
