@@ -32,6 +32,7 @@ pub mod sys;
 pub mod undo;
 pub mod value;
 pub mod vendor;
+pub mod xid;
 pub mod zlob;
 
 pub use error::FormatError;

@@ -11,6 +11,7 @@ use crate::field::{Field, Pointer};
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
 use crate::section::Body;
+use crate::xid::xid_data_field;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -428,32 +429,6 @@ pub(crate) fn name_field(offset: usize, size: usize, name: &'static str, text: &
             text.to_string()
         },
     )
-}
-
-/// An XID's data field (`XIDDATASIZE` = 128 bytes at `offset`): the bytes
-/// the lengths cover as the value, shown in hex.
-pub(crate) fn xid_data_field(
-    page: &[u8],
-    offset: usize,
-    len: usize,
-    name: &'static str,
-) -> Result<Field, FormatError> {
-    use crate::undo::trx_undo::XIDDATASIZE;
-    if len > XIDDATASIZE {
-        return Err(FormatError::BadValue {
-            field: name,
-            offset,
-            reason: format!("{len} bytes of XID, more than {XIDDATASIZE}"),
-        });
-    }
-    let data = slice(page, offset, len, name)?;
-    Ok(Field::with_meaning(
-        offset,
-        XIDDATASIZE,
-        name,
-        len as u64,
-        data.iter().map(|b| format!("{b:02x}")).collect::<String>(),
-    ))
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@ use crate::fsp::flst::FlstBase;
 use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
 use crate::section::Body;
-use crate::sys::trx_sys::{c_string, name_field, xid_data_field, BinlogPos};
+use crate::sys::trx_sys::{c_string, name_field, BinlogPos};
 use crate::vendor::Vendor;
+use crate::xid::{xid_data_field, XIDDATASIZE};
 use crate::FormatError;
 use serde::Serialize;
 
@@ -74,7 +75,7 @@ pub const TRX_RSEG_BINLOG_NAME_LEN: usize = 512;
 /// `TRX_RSEG_WSREP_XID_INFO` = `TRX_RSEG_MAX_TRX_ID` + 16 + 512 (absolute
 /// 4696 at 16k, 1624 at 4k): the Galera (WSREP) checkpoint XID of servers
 /// built `WITH_WSREP` ([`RsegWsrepXid`], then
-/// [`crate::undo::trx_undo::XIDDATASIZE`] bytes of data).
+/// [`XIDDATASIZE`] bytes of data).
 pub const TRX_RSEG_WSREP_XID_INFO_FROM_MAX_TRX_ID: usize =
     TRX_RSEG_BINLOG_NAME_FROM_MAX_TRX_ID + TRX_RSEG_BINLOG_NAME_LEN;
 
@@ -189,13 +190,13 @@ impl RsegHeader {
         }
         let (gtrid_length, bqual_length) = (xid.gtrid_length, xid.bqual_length);
         let len = (gtrid_length as usize).saturating_add(bqual_length as usize);
-        if len > crate::undo::trx_undo::XIDDATASIZE {
+        if len > XIDDATASIZE {
             return Err(FormatError::BadValue {
                 field: "TRX_RSEG_WSREP_XID_GTRID_LEN",
                 offset: base + TRX_RSEG_WSREP_XID_GTRID_LEN,
                 reason: format!(
                     "{gtrid_length} + {bqual_length} bytes of XID, more than {}",
-                    crate::undo::trx_undo::XIDDATASIZE
+                    XIDDATASIZE
                 ),
             });
         }

@@ -9,6 +9,7 @@ use crate::fsp::fseg_header::FsegHeader;
 use crate::layout::layout;
 use crate::section::Body;
 use crate::vendor::Vendor;
+use crate::xid::XIDDATASIZE;
 use crate::FormatError;
 use serde::Serialize;
 
@@ -219,9 +220,6 @@ pub struct Xid {
     pub bqual: String,
 }
 
-/// Bytes of XID data (`XIDDATASIZE`).
-pub const XIDDATASIZE: usize = 128;
-
 impl Xid {
     /// Reads the XID following the undo log header at `offset` of `page`.
     pub fn parse_at(page: &[u8], offset: usize) -> Result<Self, FormatError> {
@@ -297,7 +295,7 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
             if let Some(x) = body.keep(UndoXaXid::parse_at(page, at)) {
                 fields.extend(x.fields_at(at, ctx));
                 let len = (x.trid_len as usize).saturating_add(x.bqual_len as usize);
-                fields.extend(body.keep(crate::sys::trx_sys::xid_data_field(
+                fields.extend(body.keep(crate::xid::xid_data_field(
                     page,
                     at + TRX_UNDO_XA_XID,
                     len,
