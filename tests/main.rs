@@ -6,6 +6,9 @@
 //! Run one module's tests with a filter on its path, e.g.
 //! `cargo test -p innodb-inspect --test main -- fixtures::`.
 
+// Test functions walk a whole scenario; the length limits are for crates/.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 mod bad_input;
