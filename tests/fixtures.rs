@@ -41,9 +41,17 @@ fn configs(dir: &Path, fresh: bool) -> Vec<(String, Value)> {
             .to_string_lossy()
             .to_string();
         let v: Value = serde_json::from_slice(&std::fs::read(&truth).unwrap()).unwrap();
+        // The MariaDB sets; the MySQL ones (mysql-*, made by
+        // generate-mysql.sh, with truth of another shape) have their own tests.
+        if !v["server_version"]
+            .as_str()
+            .is_some_and(|s| s.contains("MariaDB"))
+        {
+            continue;
+        }
         out.push((config, v));
     }
-    // The committed set has all ten configurations; a fresh run may have fewer.
+    // The committed set has all ten MariaDB configurations; a fresh run may have fewer.
     let expected = if fresh { 1 } else { 10 };
     assert!(
         out.len() >= expected,
