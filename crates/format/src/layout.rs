@@ -96,6 +96,17 @@ impl OnDisk for U56 {
     }
 }
 
+/// A structure declared with [`layout!`]: what code generic over
+/// structures (arrays of entries, say) needs of it.
+pub trait Declared: Sized {
+    /// The offset just past its last field.
+    const END: usize;
+    /// Reads it from `buf`, its offsets counted from `base`.
+    fn parse_at(buf: &[u8], base: usize) -> Result<Self, FormatError>;
+    /// Its fields for display, at their absolute offsets.
+    fn fields_at(&self, base: usize, ctx: &PageContext) -> Vec<Field>;
+}
+
 /// Reads a composite value: its whole extent first (an error then names the
 /// outer field), then its parts.
 pub fn read_composite<T>(
@@ -233,6 +244,20 @@ macro_rules! layout {
                     out.push(f);
                 )*
                 out
+            }
+        }
+
+        impl $crate::layout::Declared for $name {
+            const END: usize = $name::END;
+            fn parse_at(buf: &[u8], base: usize) -> Result<Self, $crate::FormatError> {
+                $name::parse_at(buf, base)
+            }
+            fn fields_at(
+                &self,
+                base: usize,
+                ctx: &$crate::context::PageContext,
+            ) -> Vec<$crate::field::Field> {
+                $name::fields_at(self, base, ctx)
             }
         }
     };

@@ -53,3 +53,26 @@ impl Body {
         }
     }
 }
+
+/// One section per entry in use among `slots` (slot number, absolute
+/// offset) of an array of `T` on `page`, titled `"{what} {slot} at
+/// {offset}"`: an entry whose bytes are all zero was never used and is
+/// left out; the walk stops at an entry that cannot be read (a problem).
+pub fn entry_sections<T: crate::layout::Declared>(
+    page: &[u8],
+    slots: impl Iterator<Item = (usize, usize)>,
+    what: &'static str,
+    ctx: &crate::context::PageContext,
+    body: &mut Body,
+) {
+    for (i, at) in slots {
+        let bytes = crate::bytes::slice(page, at, T::END, what);
+        if bytes.is_ok_and(crate::bytes::is_all_zero) {
+            continue;
+        }
+        let Some(e) = body.keep(T::parse_at(page, at)) else {
+            break;
+        };
+        body.push(format!("{what} {i} at {at}"), e.fields_at(at, ctx));
+    }
+}

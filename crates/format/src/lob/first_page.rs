@@ -93,9 +93,10 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
         return;
     };
     body.push("LOB first page header", h.fields_at(0, ctx));
-    crate::lob::index_entry::entry_sections(
+    crate::section::entry_sections::<crate::lob::index_entry::LobIndexEntry>(
         page,
         (0..LOB_FIRST_N_INDEX_ENTRIES).map(|i| (i, LobFirstPage::entry_offset(i))),
+        "LOB index entry",
         ctx,
         body,
     );

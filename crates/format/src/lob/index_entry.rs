@@ -10,14 +10,11 @@
 //! `FIL_PAGE_TYPE_LOB_INDEX` pages. The first 48 bytes are those every
 //! index entry has ([`LobIndexEntryCommon`]).
 
-use crate::bytes::{is_all_zero, slice};
-use crate::context::PageContext;
 use crate::layout::layout;
 pub use crate::lob::index_entry_common::{
     LobIndexEntryCommon, LOB_ENTRY_NEXT, LOB_ENTRY_PREV, LOB_ENTRY_TRXID, LOB_ENTRY_TRXID_MODIFIER,
     LOB_ENTRY_TRX_UNDO_NO, LOB_ENTRY_TRX_UNDO_NO_MODIFIER, LOB_ENTRY_VERSIONS,
 };
-use crate::section::Body;
 
 layout! {
     /// One index entry of an uncompressed LOB (`index_entry_t`, 60 bytes,
@@ -37,28 +34,10 @@ layout! {
 /// Size of an index entry (`index_entry_t::SIZE`).
 pub const LOB_INDEX_ENTRY_SIZE: usize = LobIndexEntry::END;
 
-/// One section per index entry in use among `slots` (slot number, absolute
-/// offset): an entry whose bytes are all zero was never used.
-pub fn entry_sections(
-    page: &[u8],
-    slots: impl Iterator<Item = (usize, usize)>,
-    ctx: &PageContext,
-    body: &mut Body,
-) {
-    for (i, at) in slots {
-        if slice(page, at, LOB_INDEX_ENTRY_SIZE, "LOB index entry").is_ok_and(is_all_zero) {
-            continue;
-        }
-        let Some(e) = body.keep(LobIndexEntry::parse_at(page, at)) else {
-            break;
-        };
-        body.push(format!("LOB index entry {i} at {at}"), e.fields_at(at, ctx));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::PageContext;
 
     #[test]
     fn reads_an_entry() {

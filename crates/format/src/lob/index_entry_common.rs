@@ -29,3 +29,16 @@ layout! {
 /// Offset 6 within an entry: `OFFSET_NEXT` (6-byte file address), the
 /// second half of the node at `OFFSET_PREV`.
 pub const LOB_ENTRY_NEXT: usize = LOB_ENTRY_PREV + FIL_ADDR_SIZE;
+/// Entries of `entry_size` bytes an index page of `page_size` bytes holds
+/// from offset `first` to its trailer (LOB and ZLOB index pages alike).
+pub fn entries_on_page(page_size: usize, first: usize, entry_size: usize) -> usize {
+    page_size.saturating_sub(first + crate::fil::trailer::FIL_PAGE_DATA_END) / entry_size.max(1)
+}
+
+/// The slot number of the entry starting at absolute `offset` of such a
+/// page, or `None` when no entry starts there.
+pub fn slot_at(offset: usize, page_size: usize, first: usize, entry_size: usize) -> Option<usize> {
+    let rel = offset.checked_sub(first)?;
+    let i = rel / entry_size.max(1);
+    (rel % entry_size.max(1) == 0 && i < entries_on_page(page_size, first, entry_size)).then_some(i)
+}

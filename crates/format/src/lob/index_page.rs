@@ -7,7 +7,6 @@
 
 use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
-use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::layout::layout;
 use crate::lob::index_entry::LOB_INDEX_ENTRY_SIZE;
 use crate::section::Body;
@@ -31,15 +30,22 @@ pub fn version(page: &[u8]) -> Result<u8, FormatError> {
 
 /// Index entries a LOB index page of `page_size` bytes holds (`node_count()`).
 pub fn entry_count(page_size: usize) -> usize {
-    page_size.saturating_sub(LOB_INDEX_PAGE_ENTRIES + FIL_PAGE_DATA_END) / LOB_INDEX_ENTRY_SIZE
+    crate::lob::index_entry_common::entries_on_page(
+        page_size,
+        LOB_INDEX_PAGE_ENTRIES,
+        LOB_INDEX_ENTRY_SIZE,
+    )
 }
 
 /// The slot number of the entry starting at absolute `offset` of a LOB index
 /// page of `page_size` bytes, or `None` when no entry starts there.
 pub fn entry_slot(offset: usize, page_size: usize) -> Option<usize> {
-    let rel = offset.checked_sub(LOB_INDEX_PAGE_ENTRIES)?;
-    let i = rel / LOB_INDEX_ENTRY_SIZE;
-    (rel % LOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(page_size)).then_some(i)
+    crate::lob::index_entry_common::slot_at(
+        offset,
+        page_size,
+        LOB_INDEX_PAGE_ENTRIES,
+        LOB_INDEX_ENTRY_SIZE,
+    )
 }
 
 /// The sections of a LOB index page: its version and its index entries in use.
@@ -48,10 +54,11 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
         "LOB index page header",
         LobIndexPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
     );
-    crate::lob::index_entry::entry_sections(
+    crate::section::entry_sections::<crate::lob::index_entry::LobIndexEntry>(
         page,
         (0..entry_count(page.len()))
             .map(|i| (i, LOB_INDEX_PAGE_ENTRIES + i * LOB_INDEX_ENTRY_SIZE)),
+        "LOB index entry",
         ctx,
         body,
     );

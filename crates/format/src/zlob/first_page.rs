@@ -159,15 +159,17 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
     ) else {
         return;
     };
-    crate::zlob::index_entry::entry_sections(
+    crate::section::entry_sections::<crate::zlob::index_entry::ZlobIndexEntry>(
         page,
         (0..n_index).map(|i| (i, ZLOB_FIRST_INDEX_BEGIN + i * ZLOB_INDEX_ENTRY_SIZE)),
+        "ZLOB index entry",
         ctx,
         body,
     );
-    crate::zlob::frag_entry::entry_sections(
+    crate::section::entry_sections::<crate::zlob::frag_entry::ZlobFragEntry>(
         page,
         (0..n_frag).map(|i| (i, frag_at + i * ZLOB_FRAG_ENTRY_SIZE)),
+        "ZLOB fragment entry",
         ctx,
         body,
     );

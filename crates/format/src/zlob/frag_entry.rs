@@ -5,11 +5,8 @@
 //! entries; more live on `FIL_PAGE_TYPE_ZLOB_FRAG_ENTRY` pages (version byte
 //! at offset 38, entries from offset 39). Reading a LOB does not need them.
 
-use crate::bytes::{is_all_zero, slice};
-use crate::context::PageContext;
 use crate::fsp::flst::FlstNode;
 use crate::layout::layout;
-use crate::section::Body;
 
 layout! {
     /// One fragment entry (`z_frag_entry_t`, 24 bytes, offsets from the entry's start).
@@ -31,28 +28,6 @@ layout! {
 
 /// Size of a fragment entry (`z_frag_entry_t::SIZE`).
 pub const ZLOB_FRAG_ENTRY_SIZE: usize = ZlobFragEntry::END;
-
-/// One section per fragment entry in use among `slots` (slot number,
-/// absolute offset): an entry whose bytes are all zero was never used.
-pub fn entry_sections(
-    page: &[u8],
-    slots: impl Iterator<Item = (usize, usize)>,
-    ctx: &PageContext,
-    body: &mut Body,
-) {
-    for (i, at) in slots {
-        if slice(page, at, ZLOB_FRAG_ENTRY_SIZE, "ZLOB fragment entry").is_ok_and(is_all_zero) {
-            continue;
-        }
-        let Some(e) = body.keep(ZlobFragEntry::parse_at(page, at)) else {
-            break;
-        };
-        body.push(
-            format!("ZLOB fragment entry {i} at {at}"),
-            e.fields_at(at, ctx),
-        );
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -35,10 +35,11 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
         "ZLOB fragment entry page header",
         ZlobFragEntryPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
     );
-    crate::zlob::frag_entry::entry_sections(
+    crate::section::entry_sections::<crate::zlob::frag_entry::ZlobFragEntry>(
         page,
         (0..entry_count(page.len()))
             .map(|i| (i, ZLOB_FRAG_ENTRY_PAGE_ENTRIES + i * ZLOB_FRAG_ENTRY_SIZE)),
+        "ZLOB fragment entry",
         ctx,
         body,
     );

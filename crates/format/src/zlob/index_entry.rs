@@ -10,7 +10,6 @@
 //! list links the current version, each entry heads its older versions. The
 //! first 48 bytes are those every index entry has ([`LobIndexEntryCommon`]).
 
-use crate::bytes::{is_all_zero, slice};
 use crate::context::PageContext;
 use crate::layout::layout;
 pub use crate::lob::index_entry_common::{
@@ -20,7 +19,6 @@ pub use crate::lob::index_entry_common::{
     LOB_ENTRY_TRX_UNDO_NO_MODIFIER as ZLOB_ENTRY_TRX_UNDO_NO_MODIFIER,
     LOB_ENTRY_VERSIONS as ZLOB_ENTRY_VERSIONS,
 };
-use crate::section::Body;
 
 layout! {
     /// One index entry of a compressed LOB (`z_index_entry_t`, 66 bytes,
@@ -47,28 +45,6 @@ pub const FRAG_ID_NULL: u16 = 0xFFFF;
 
 fn show_frag_id(id: &u16, _: &PageContext) -> Option<String> {
     (*id == FRAG_ID_NULL).then(|| "FRAG_ID_NULL".to_string())
-}
-
-/// One section per index entry in use among `slots` (slot number, absolute
-/// offset): an entry whose bytes are all zero was never used.
-pub fn entry_sections(
-    page: &[u8],
-    slots: impl Iterator<Item = (usize, usize)>,
-    ctx: &PageContext,
-    body: &mut Body,
-) {
-    for (i, at) in slots {
-        if slice(page, at, ZLOB_INDEX_ENTRY_SIZE, "ZLOB index entry").is_ok_and(is_all_zero) {
-            continue;
-        }
-        let Some(e) = body.keep(ZlobIndexEntry::parse_at(page, at)) else {
-            break;
-        };
-        body.push(
-            format!("ZLOB index entry {i} at {at}"),
-            e.fields_at(at, ctx),
-        );
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@
 
 use crate::context::PageContext;
 use crate::fil::header::FIL_PAGE_DATA;
-use crate::fil::trailer::FIL_PAGE_DATA_END;
 use crate::layout::layout;
 use crate::section::Body;
 use crate::zlob::index_entry::ZLOB_INDEX_ENTRY_SIZE;
@@ -32,16 +31,22 @@ pub fn version(page: &[u8]) -> Result<u8, FormatError> {
 /// Index entries a ZLOB index page of `physical_size` bytes holds
 /// (`get_n_index_entries()`).
 pub fn entry_count(physical_size: usize) -> usize {
-    physical_size.saturating_sub(ZLOB_INDEX_PAGE_ENTRIES + FIL_PAGE_DATA_END)
-        / ZLOB_INDEX_ENTRY_SIZE
+    crate::lob::index_entry_common::entries_on_page(
+        physical_size,
+        ZLOB_INDEX_PAGE_ENTRIES,
+        ZLOB_INDEX_ENTRY_SIZE,
+    )
 }
 
 /// The slot number of the entry starting at absolute `offset` of a ZLOB
 /// index page of `physical_size` bytes, or `None` when no entry starts there.
 pub fn entry_slot(offset: usize, physical_size: usize) -> Option<usize> {
-    let rel = offset.checked_sub(ZLOB_INDEX_PAGE_ENTRIES)?;
-    let i = rel / ZLOB_INDEX_ENTRY_SIZE;
-    (rel % ZLOB_INDEX_ENTRY_SIZE == 0 && i < entry_count(physical_size)).then_some(i)
+    crate::lob::index_entry_common::slot_at(
+        offset,
+        physical_size,
+        ZLOB_INDEX_PAGE_ENTRIES,
+        ZLOB_INDEX_ENTRY_SIZE,
+    )
 }
 
 /// The sections of a ZLOB index page: its version and its index entries in use.
@@ -50,10 +55,11 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
         "ZLOB index page header",
         ZlobIndexPage::parse_at(page, 0).map(|h| h.fields_at(0, ctx)),
     );
-    crate::zlob::index_entry::entry_sections(
+    crate::section::entry_sections::<crate::zlob::index_entry::ZlobIndexEntry>(
         page,
         (0..entry_count(page.len()))
             .map(|i| (i, ZLOB_INDEX_PAGE_ENTRIES + i * ZLOB_INDEX_ENTRY_SIZE)),
+        "ZLOB index entry",
         ctx,
         body,
     );
