@@ -6,6 +6,7 @@
 use crate::support;
 
 use innodb_analysis::ChecksumReport;
+use innodb_space::datadir::{DataDir, DataDirOptions};
 use innodb_space::{OpenOptions, Tablespace};
 
 fn report_json(r: &ChecksumReport) -> String {
@@ -14,12 +15,27 @@ fn report_json(r: &ChecksumReport) -> String {
 
 #[test]
 fn threaded_checksum_equals_one_thread_on_every_fixture() {
-    let files = support::files_below(&support::fixtures_dir(), ".gz");
-    assert!(files.len() > 100, "{} fixture files", files.len());
-    for f in files
+    // Every tablespace of every fixture data directory (`files/`, and
+    // `purged/files/` of the undo scenarios), as the data directory model
+    // classifies them.
+    let dirs: std::collections::BTreeSet<_> = support::files_below(&support::fixtures_dir(), ".gz")
         .iter()
-        .filter(|f| !f.to_string_lossy().contains("/rows/"))
-    {
+        .filter_map(|f| {
+            f.ancestors()
+                .find(|a| a.ends_with("files"))
+                .map(|d| d.to_path_buf())
+        })
+        .collect();
+    let files: Vec<_> = dirs
+        .iter()
+        .flat_map(|d| {
+            DataDir::open(d, &DataDirOptions::default())
+                .unwrap()
+                .tablespace_paths()
+        })
+        .collect();
+    assert!(files.len() > 300, "{} fixture files", files.len());
+    for f in &files {
         let space = Tablespace::open(f, OpenOptions::default()).unwrap();
         let one = report_json(&ChecksumReport::build(&space));
         for threads in [2, 3, 7] {
