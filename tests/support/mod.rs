@@ -2,6 +2,7 @@
 //! third-party files are, and how to run the binary.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod mysql;
 pub mod thirdparty;
 
 use std::path::{Path, PathBuf};
