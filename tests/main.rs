@@ -25,4 +25,5 @@ mod properties;
 mod read_only;
 mod scale;
 mod space_corruption;
+mod terminal_safety;
 mod thirdparty;

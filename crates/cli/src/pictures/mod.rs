@@ -5,7 +5,7 @@
 pub mod datadir;
 
 use crate::args::{ColorChoice, Format};
-use crate::output::{colour_on, Output};
+use crate::output::{colour_on, Kind, Output};
 use crate::CliError;
 use innodb_render::png;
 use std::path::Path;
@@ -72,7 +72,8 @@ impl<M: innodb_render::Serialize> Drawing<M> {
             return Ok(0);
         }
         let colour = colour_on(color);
-        out.report(format, model, |m| (self.text)(m, colour));
+        let kind = if colour { Kind::Coloured } else { Kind::Text };
+        out.report_as(format, model, |m| (self.text)(m, colour), kind);
         Ok(0)
     }
 }
