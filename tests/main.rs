@@ -17,6 +17,7 @@ mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;
 mod fuzz_corpus;
+mod hostile_arguments;
 mod mutations;
 mod page_bodies;
 mod page_sweep;

@@ -30,6 +30,12 @@ pub fn save_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<S
 fn refuse_to_overwrite_data(path: &Path) -> Result<(), String> {
     use std::io::Read;
     const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "{}: exists and is not a regular file (a directory, FIFO or device); refusing to write there",
+            path.display()
+        ));
+    }
     let Ok(mut f) = std::fs::File::open(path) else {
         return Ok(());
     };
