@@ -125,8 +125,10 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         }
         let _ = writeln!(
             out,
-            "\n  LSN {} .. {} (tallest bar: {max} pages)",
-            h.low_label, h.high_label
+            "\n  LSN {} .. {} (tallest bar: {})",
+            h.low_label,
+            h.high_label,
+            innodb_analysis::pictures::count(max, "page", "pages")
         );
     }
     out.push('\n');
@@ -145,9 +147,10 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         } else {
             let _ = write!(out, "{} ", item.symbol);
         }
+        let unit = if item.pages == 1 { "page " } else { "pages" };
         let _ = writeln!(
             out,
-            " {:>count_w$} pages {:>6.2}%  {}",
+            " {:>count_w$} {unit} {:>6.2}%  {}",
             item.pages, item.percent, item.label
         );
     }
