@@ -152,13 +152,15 @@ impl Bands {
 
     /// The histogram of the written cells (`lsn` the newest LSN of each
     /// cell, `written` its written pages), 64 buckets linear in LSN from the
-    /// oldest to the newest; each bar in the colour of the band of its
-    /// bucket's middle LSN.
+    /// oldest to the newest; each bar in the colour of the band of the
+    /// newest LSN in its bucket (an empty bucket: of its middle LSN), so
+    /// that the newest bar has the newest colour on either scale.
     pub fn histogram(&self, lsn: &[u64], written: &[u32]) -> Histogram {
         let (lo, hi) = (self.lo, self.hi);
         let span = u128::from(hi - lo);
         let n = HISTOGRAM_BUCKETS as u128;
         let mut counts = vec![0u64; HISTOGRAM_BUCKETS];
+        let mut newest: Vec<Option<u64>> = vec![None; HISTOGRAM_BUCKETS];
         for (&l, &w) in lsn.iter().zip(written) {
             if l == 0 {
                 continue;
@@ -168,15 +170,17 @@ impl Bands {
             } else {
                 usize::try_from(u128::from(l.clamp(lo, hi) - lo) * n / (span + 1)).unwrap_or(0)
             };
-            if let Some(c) = counts.get_mut(i) {
+            if let (Some(c), Some(m)) = (counts.get_mut(i), newest.get_mut(i)) {
                 *c += u64::from(w);
+                *m = Some(m.map_or(l, |m| m.max(l)));
             }
         }
         let colours = (0..n)
-            .map(|i| {
+            .zip(&newest)
+            .map(|(i, m)| {
                 let mid = lo + u64::try_from(span * (2 * i + 1) / (2 * n)).unwrap_or(0);
                 palette::LSN_BANDS
-                    .get(self.band(mid))
+                    .get(self.band(m.unwrap_or(mid)))
                     .copied()
                     .unwrap_or(palette::NEWEST)
             })
@@ -256,6 +260,12 @@ mod tests {
         assert_eq!(h.counts[0], 9);
         assert_eq!(h.counts[63], 1);
         assert_eq!(h.colours[0], palette::OLDEST);
+        assert_eq!(h.colours[63], palette::NEWEST);
+        // On the rank scale the newest bar holds pages of every band: it
+        // is drawn in the newest one's colour.
+        let h = rank.histogram(&lsns, &[1; 10]);
+        assert_eq!(h.counts[0], 9);
+        assert_eq!(h.colours[0], palette::LSN_BANDS[8]);
         assert_eq!(h.colours[63], palette::NEWEST);
     }
 }

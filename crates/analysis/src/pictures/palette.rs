@@ -160,3 +160,50 @@ pub fn page_type(name: &str, leaf: Option<bool>) -> Rgb {
         _ => OTHER,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squared distance of two colours.
+    fn dist2(a: Rgb, b: Rgb) -> i32 {
+        let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).pow(2);
+        d(a.0, b.0) + d(a.1, b.1) + d(a.2, b.2)
+    }
+
+    /// How far a colour is from grey: its largest channel less its smallest.
+    fn chroma(c: Rgb) -> u8 {
+        c.0.max(c.1).max(c.2) - c.0.min(c.1).min(c.2)
+    }
+
+    #[test]
+    fn lsn_bands_stand_apart_from_free_and_never_written() {
+        for (b, &c) in LSN_BANDS.iter().enumerate() {
+            // No band is grey or pale: each is a strong colour, far from
+            // the greys of free and never-written pages.
+            assert!(chroma(c) >= 120, "band {b} {c:?} is greyish");
+            for grey in [EMPTY, FREE, OTHER] {
+                assert!(dist2(c, grey) >= 100 * 100, "band {b} {c:?} near {grey:?}");
+            }
+        }
+        // Neighbouring bands differ, and the ends are the named colours.
+        for w in LSN_BANDS.windows(2) {
+            assert!(dist2(w[0], w[1]) >= 20 * 20, "{w:?}");
+        }
+        assert_eq!((OLDEST, NEWEST), (LSN_BANDS[0], LSN_BANDS[9]));
+        assert!(dist2(EMPTY, FREE) >= 25 * 25);
+    }
+
+    #[test]
+    fn index_keys_rank_known_indexes_first() {
+        let mut k = IndexKeys::new([30, 10, 20, 10]);
+        k.add_others([99, 5, 20]);
+        assert_eq!(k.rank(10), 0);
+        assert_eq!(k.rank(30), 2);
+        assert_eq!(k.rank(5), 3);
+        assert_eq!(k.rank(99), 4);
+        assert_eq!(k.key(10), ('A', DISTINCT[0]));
+        assert_eq!(k.key(99).0, 'E');
+        assert_eq!(index_key(26).0, 'a');
+    }
+}

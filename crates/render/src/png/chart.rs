@@ -396,7 +396,8 @@ fn draw_bars(canvas: &mut dyn Canvas, c: &Chart, l: &ChartLayout) {
     }
 }
 
-/// The x range of a step chart, never empty.
+/// The x range of a step chart, never empty, with a fortieth of it to
+/// spare on the right so that a last step is not drawn on the edge.
 fn x_range(c: &Chart) -> (f64, f64) {
     let (mut lo, mut hi) = c.x_range();
     if !lo.is_finite() || !hi.is_finite() {
@@ -404,6 +405,10 @@ fn x_range(c: &Chart) -> (f64, f64) {
     }
     if hi <= lo {
         hi = lo + 1.0;
+    }
+    let spare = (hi - lo) / 40.0;
+    if (hi + spare).is_finite() {
+        hi += spare;
     }
     (lo, hi)
 }
