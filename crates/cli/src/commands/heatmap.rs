@@ -93,6 +93,7 @@ pub fn run(
     color: ColorChoice,
     out: &mut Output,
 ) -> Result<u8, CliError> {
+    inputs.check_output(png)?;
     let dict = inputs.dictionary()?;
     let Some(file) = file else {
         let picture = Picture {
