@@ -132,9 +132,10 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         }
         let _ = writeln!(
             out,
-            "\n  LSN {} .. {} (tallest bar: {max} pages)",
+            "\n  LSN {} .. {} (tallest bar: {})",
             safe(&h.low_label),
-            safe(&h.high_label)
+            safe(&h.high_label),
+            innodb_analysis::pictures::count(max, "page", "pages")
         );
     }
     out.push('\n');
@@ -153,9 +154,10 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         } else {
             let _ = write!(out, "{} ", item.symbol);
         }
+        let unit = if item.pages == 1 { "page " } else { "pages" };
         let _ = writeln!(
             out,
-            " {:>count_w$} pages {:>6.2}%  {}",
+            " {:>count_w$} {unit} {:>6.2}%  {}",
             item.pages,
             item.percent,
             safe(&item.label)
