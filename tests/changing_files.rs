@@ -163,6 +163,28 @@ fn a_two_terabyte_hole_past_fsp_size_is_skipped() {
         );
         assert!(r.stdout.contains("past FSP_SIZE"), "{cmd}: {}", r.stdout);
     }
+    // The pictures, every colouring: findings go to stderr beside the PNG.
+    for by in ["lsn-age", "page-type", "index", "fill"] {
+        let png = tmp.path().join(format!("{by}.png"));
+        let r = support::run_limited(
+            &[
+                "heatmap".as_ref(),
+                path.as_os_str(),
+                "--by".as_ref(),
+                by.as_ref(),
+                "--png".as_ref(),
+                png.as_os_str(),
+            ],
+            &[],
+            LIMIT,
+        );
+        let status = r
+            .status
+            .unwrap_or_else(|| panic!("heatmap --by {by}: still running"));
+        assert_eq!(status.code(), Some(0), "heatmap --by {by}: {}", r.stderr);
+        assert!(r.stderr.contains("past FSP_SIZE"), "{}", r.stderr);
+        assert!(png.is_file());
+    }
 }
 
 /// A file shortened after it was opened: the scan stops at its new end with

@@ -593,6 +593,54 @@ impl PageConsumer for Accumulator<'_> {
             c.written += 1;
         }
     }
+
+    /// The pages of a hole inside the space map one by one (their owners
+    /// differ); past the map, where every all-zero page has the same class,
+    /// a cell's worth at a time: a hole of terabytes costs one step per cell.
+    fn hole(&mut self, first: u32, count: u32, zero: &mut PageCheck, bytes: &[u8]) {
+        let end = first.saturating_add(count);
+        let mapped = self.map.map_or(0, |m| {
+            (m.extents.len() as u64 * u64::from(m.extent_size)).min(u64::from(u32::MAX)) as u32
+        });
+        let uniform_from = mapped.clamp(first, end);
+        for n in first..uniform_from {
+            zero.page_no = n;
+            self.page(zero, bytes);
+        }
+        if uniform_from >= end {
+            return;
+        }
+        zero.page_no = uniform_from;
+        let (class, level) = self.class_of(zero);
+        let per_cell = u64::from(self.per_cell.max(1));
+        let mut n = u64::from(uniform_from);
+        while n < u64::from(end) {
+            let cell = n / per_cell;
+            let cell_end = ((cell + 1) * per_cell).min(u64::from(end));
+            let k = (cell_end - n) as u32;
+            if cell as usize != self.current.cell && self.current.any {
+                self.flush();
+            }
+            self.current.cell = cell as usize;
+            self.current.any = true;
+            if let Some(item) = self.classes.items.get_mut(usize::from(class)) {
+                item.pages += u64::from(k);
+            }
+            let c = &mut self.current;
+            let i = usize::from(class);
+            if c.counts.len() <= i {
+                c.counts.resize(i + 1, 0);
+            }
+            if let Some(m) = c.counts.get_mut(i) {
+                *m += k;
+            }
+            if let Some(l) = level {
+                c.level_sum += f64::from(l) * f64::from(k);
+                c.level_n += k;
+            }
+            n = cell_end;
+        }
+    }
 }
 
 impl Accumulator<'_> {
