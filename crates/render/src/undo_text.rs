@@ -49,7 +49,12 @@ fn totals(o: &mut String, r: &UndoReport) {
     if let Some(n) = r.next_trx_id_at_startup {
         let _ = writeln!(
             o,
-            "Next trx id          {n} (the counter MariaDB 10.3.5+ restarts from)"
+            "Next trx id          {n} (the counter {} restarts from)",
+            if r.mysql_8 {
+                "MySQL 8.0+"
+            } else {
+                "MariaDB 10.3.5+"
+            }
         );
     }
     match &r.binlog {
@@ -366,6 +371,11 @@ pub fn history(h: &innodb_analysis::rows::row_history::RowHistory) -> String {
                 u.changed.join(",")
             ),
             None => "current".into(),
+        };
+        let undo = if v.deleted {
+            format!("{undo}, delete-marked")
+        } else {
+            undo
         };
         let mut cells = vec![i.to_string(), undo];
         cells.extend(v.values.iter().map(crate::text::cell));

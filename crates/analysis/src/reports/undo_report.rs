@@ -347,7 +347,10 @@ pub struct UndoReport {
     /// its `TRX_UNDO_TRX_ID` and `TRX_UNDO_TRX_NO` when it is `to_purge` (or
     /// `cached` with page type 0). What the server prints as "Trx id counter
     /// is N" when it recovers transactions. `None` when a rollback segment
-    /// header could not be read or is of another format.
+    /// header could not be read or is of another format. On MySQL 8.0+
+    /// (`trx_sys_init_at_db_start`): `TRX_SYS_TRX_ID_STORE` + 2 ×
+    /// `TRX_SYS_TRX_ID_WRITE_MARGIN` (256), the "Trx id counter is N" that
+    /// server prints when it recovers.
     pub next_trx_id_at_startup: Option<u64>,
     /// The binary log position InnoDB recorded at commit, as the server
     /// recovers it; `None` when none is recorded.
@@ -638,7 +641,8 @@ fn undo_tablespace_rows(state: &undo::UndoState) -> Vec<UndoTablespaceRow> {
 /// segment holding it, or `trx_sys`).
 fn max_trx_id(state: &undo::UndoState) -> (u64, String) {
     let mut best = (state.trx_id_store, None);
-    for r in &state.rollback_segments {
+    // MySQL 8.0+ keeps TRX_RSEG_MAX_TRX_NO there, a transaction number.
+    for r in state.rollback_segments.iter().filter(|_| !state.mysql_8) {
         if let Some(h) = r.header.as_ref().filter(|h| h.is_10_3_5_format()) {
             if h.max_trx_id > best.0 {
                 best = (h.max_trx_id, Some(r.slot.id));
@@ -655,6 +659,11 @@ fn max_trx_id(state: &undo::UndoState) -> (u64, String) {
 /// [`UndoReport::next_trx_id_at_startup`]): `trx_rseg_array_init`,
 /// `trx_rseg_mem_restore` and `trx_undo_mem_create_at_db_start`.
 fn next_trx_id_at_startup(state: &undo::UndoState) -> Option<u64> {
+    if state.mysql_8 {
+        return state
+            .trx_id_store
+            .checked_add(2 * innodb_format::sys::trx_sys::TRX_SYS_TRX_ID_WRITE_MARGIN);
+    }
     let mut max = state.trx_id_store;
     if state.rollback_segments.is_empty() {
         return None;

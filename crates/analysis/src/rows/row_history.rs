@@ -8,7 +8,7 @@
 //! record that is not this row's (its page reused after purge), or at a
 //! bound.
 
-use crate::rows::records::{IndexField, RecordsReport, Schema};
+use crate::rows::records::{IndexField, RecordsReport, RowState, Schema};
 use innodb_format::undo::trx_undo_rec::{kind, UndoRecordBody, UndoRecordHeader};
 use innodb_format::value::column_value::{RollPtr, Value};
 use innodb_space::logical_pages::LogicalPages;
@@ -112,7 +112,10 @@ impl RowHistory {
             .iter()
             .find(|i| i.clustered)
             .ok_or(NoHistory::NoClusteredIndex)?;
-        let records = RecordsReport::build(space, schema, Some(&index.id.to_string()), false, None)
+        // Delete-marked rows too: a deleted row keeps its history until
+        // purge removes it (garbage-list records are left out: no
+        // transaction's view has them).
+        let records = RecordsReport::build(space, schema, Some(&index.id.to_string()), true, None)
             .map_err(|_| NoHistory::NoClusteredIndex)?;
         let fields = records.fields.clone();
         let n_unique = fields
@@ -123,6 +126,7 @@ impl RowHistory {
         let row = records
             .rows
             .iter()
+            .filter(|r| r.state != RowState::Garbage)
             .find(|r| {
                 r.values
                     .get(..n_unique)
