@@ -48,8 +48,11 @@ pub struct RsegRow {
     pub history_length: u64,
     /// `TRX_RSEG_HISTORY_SIZE`.
     pub history_size_pages: u64,
-    /// Undo segments in its slots, by state.
+    /// Its undo segments by state: those in its slots, and `to_purge`
+    /// ones a commit took out of their slot, found through its history.
     pub segments: BTreeMap<&'static str, u64>,
+    /// Its undo slots in use (`TRX_RSEG_UNDO_SLOTS` not `FIL_NULL`, read).
+    pub undo_slots_used: u64,
     /// `TRX_RSEG_MAX_TRX_ID` (MariaDB 10.3.5+ headers only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_trx_id: Option<u64>,
@@ -457,6 +460,7 @@ impl UndoReport {
                 history_length: len,
                 history_size_pages: size,
                 segments,
+                undo_slots_used: r.segments.iter().filter(|s| s.slot.is_some()).count() as u64,
                 max_trx_id: r
                     .header
                     .as_ref()
