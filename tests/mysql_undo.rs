@@ -8,6 +8,8 @@
 //! rows through every committed version down to what the read view held
 //! (`rows/t_hist.snapshot.tsv.gz`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use crate::support::mysql::{sets, MysqlCopy};
 use crate::support::{run, run_json};
 use serde_json::Value;
