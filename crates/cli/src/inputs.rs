@@ -45,6 +45,8 @@ impl Inputs {
             format: cli.format,
             options: OpenOptions {
                 page_size: cli.page_size.map(|s| s.0),
+                gz_limit: cli.gz_limit.map(|s| s.0),
+                changed: Some(Arc::default()),
             },
             system: cli.system.clone(),
             datadir,
@@ -77,7 +79,7 @@ impl Inputs {
     /// Opens `file` (located as [`Self::locate`] says), its scans counted
     /// into the progress bar.
     pub fn open(&self, file: &Path) -> Result<Tablespace, CliError> {
-        let mut space = Tablespace::open(self.locate(file), self.options)?;
+        let mut space = Tablespace::open(self.locate(file), self.options.clone())?;
         self.progress.attach(&mut space);
         Ok(space)
     }
@@ -107,13 +109,14 @@ impl Inputs {
 
     fn read_dictionary(&self) -> Result<Option<Arc<Dictionary>>, String> {
         if let Some(path) = &self.system {
-            let space = Tablespace::open(path, self.options).map_err(|e| e.to_string())?;
+            let space = Tablespace::open(path, self.options.clone()).map_err(|e| e.to_string())?;
             return Dictionary::read(&space).map(|d| mysql_8_empty(&space, d));
         }
         let Some(system) = self.datadir.as_ref().and_then(|d| d.system()) else {
             return Ok(None);
         };
-        let space = Tablespace::open(&system.path, self.options).map_err(|e| e.to_string())?;
+        let space =
+            Tablespace::open(&system.path, self.options.clone()).map_err(|e| e.to_string())?;
         match Dictionary::read(&space) {
             Ok(d) => Ok(mysql_8_empty(&space, d)),
             Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
@@ -160,9 +163,40 @@ impl Inputs {
         }
     }
 
+    /// True when a file opened through these inputs changed length while
+    /// it was read.
+    pub fn changed_while_read(&self) -> bool {
+        self.options
+            .changed
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Refuses an output path (a PNG, or a directory of PNGs) inside the
+    /// data directory being read: evidence is never written into, and a
+    /// later `--datadir` run would read what was written there.
+    pub fn check_output(&self, path: Option<&Path>) -> Result<(), CliError> {
+        let (Some(path), Some(dir)) = (path, &self.datadir) else {
+            return Ok(());
+        };
+        let (Some(out), Ok(root)) = (resolved(path), dir.root.canonicalize()) else {
+            return Ok(());
+        };
+        if out.starts_with(&root) {
+            return Err(CliError::file(
+                path,
+                format!(
+                    "is inside the data directory {} being read: write the output elsewhere (innodb-inspect never writes into the files it reads)",
+                    dir.root.display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Opens `path` as it is, without the progress bar.
     pub fn open_plain(&self, path: &Path) -> Result<Tablespace, CliError> {
-        Ok(Tablespace::open(path, self.options)?)
+        Ok(Tablespace::open(path, self.options.clone())?)
     }
 
     /// Opens every one of `paths` as it is.
@@ -210,4 +244,48 @@ fn not_a_system_tablespace(spaces: &[Tablespace], command: &str) -> CliError {
             "not a system tablespace: {what}. {command} reads the rollback segments from the system tablespace's TRX_SYS page: give ibdata1 too (ibdata1 undo_001 undo_002 …), or --datadir"
         ),
     )
+}
+
+/// `path` with every link and `..` resolved, as far as it exists: its
+/// existing ancestor resolved, the rest appended.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut tail = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return Some(tail.iter().rev().fold(real, |p, part| p.join(part)));
+        }
+        tail.push(at.file_name()?.to_os_string());
+        at = at.parent()?;
+    }
+}
+
+/// Largest file an argument names that is read whole (`--ddl`): a
+/// `CREATE TABLE` statement is kilobytes.
+pub const ARGUMENT_FILE_LIMIT: u64 = 1 << 20;
+
+/// The text of a file an argument names (`what`: the option), read only
+/// when it is a regular file of at most [`ARGUMENT_FILE_LIMIT`] bytes: a
+/// FIFO would block, a device (`/dev/zero`) never end.
+pub fn read_argument_file(path: &Path, what: &str) -> Result<String, CliError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| CliError::file(path, e.to_string()))?;
+    if !meta.is_file() {
+        return Err(CliError::file(
+            path,
+            format!("{what} names no regular file (a directory, FIFO, socket or device)"),
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(ARGUMENT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(|e| CliError::file(path, e.to_string()))?;
+    if text.len() as u64 > ARGUMENT_FILE_LIMIT {
+        return Err(CliError::file(
+            path,
+            format!("{what} is longer than {ARGUMENT_FILE_LIMIT} bytes: not read"),
+        ));
+    }
+    Ok(text)
 }
