@@ -30,3 +30,4 @@ mod scale;
 mod space_corruption;
 mod terminal_safety;
 mod thirdparty;
+mod undo_bounds;
