@@ -10,8 +10,7 @@ use innodb_space::space_map::{NoSpaceMap, SpaceMap};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
-/// `PAGE_INDEX_ID` of the SDI index.
-pub const SDI_INDEX_ID: u64 = u64::MAX;
+pub use innodb_format::index::sdi::SDI_INDEX_ID;
 
 /// One SDI object.
 #[derive(Debug, Clone, Serialize)]

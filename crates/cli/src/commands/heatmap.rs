@@ -9,8 +9,7 @@ use crate::pictures::RASTER;
 use crate::CliError;
 use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
 use innodb_analysis::pictures::Raster;
-use innodb_analysis::reports::naming::index_name;
-use innodb_space::dictionary::Dictionary;
+use innodb_analysis::reports::naming::IndexNames;
 use innodb_space::space_map::SpaceMap;
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -29,7 +28,7 @@ pub fn heatmap_by(by: HeatmapChoice) -> HeatmapBy {
 /// stderr (the first 20, then how many more); `--by index` needs the space map.
 pub fn model(
     space: &Tablespace,
-    dict: Option<&Dictionary>,
+    names: &IndexNames,
     by: HeatmapBy,
 ) -> Result<(Raster, Vec<String>), CliError> {
     let map = match SpaceMap::read(space) {
@@ -37,8 +36,7 @@ pub fn model(
         Err(_) if by == HeatmapBy::Index => return Err(CliError::NoSpaceMap(space.path().into())),
         Err(_) => None,
     };
-    let space_id = space.space_id();
-    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
+    let name = |id: u64| names.get(id).map(str::to_string);
     let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
     let file = space.path().display();
     let mut lines: Vec<String> = findings
@@ -65,16 +63,16 @@ pub fn run(
     out: &mut Output,
 ) -> Result<u8, CliError> {
     let by = heatmap_by(by);
-    let dict = inputs.dictionary()?;
     let Some(file) = file else {
         let picture = Picture {
             command: "heatmap",
-            model: &|s| model(s, dict, by),
+            model: &|s| model(s, &inputs.index_names(s)?, by),
             drawing: &RASTER,
         };
         return picture.over(inputs, png, color, out);
     };
-    let (raster, lines) = model(&inputs.open(file)?, dict, by)?;
+    let space = inputs.open(file)?;
+    let (raster, lines) = model(&space, &inputs.index_names(&space)?, by)?;
     for l in &lines {
         out.say_raw(l);
     }
