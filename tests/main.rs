@@ -16,6 +16,7 @@ mod browse;
 mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;
+mod mysql_dict;
 mod fuzz_corpus;
 mod mutations;
 mod page_bodies;
