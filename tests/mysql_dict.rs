@@ -65,7 +65,10 @@ fn server_names(copy: &MysqlCopy) -> BTreeMap<(u64, u64), String> {
             continue;
         }
         out.insert(
-            (i["space_id"].as_u64().unwrap(), i["index_id"].as_u64().unwrap()),
+            (
+                i["space_id"].as_u64().unwrap(),
+                i["index_id"].as_u64().unwrap(),
+            ),
             format!("{table}.{}", i["name"].as_str().unwrap()),
         );
     }
@@ -118,14 +121,22 @@ fn server_names(copy: &MysqlCopy) -> BTreeMap<(u64, u64), String> {
                         leaf_name(space).unwrap(),
                         index["name"].as_str().unwrap()
                     );
-                    assert!(stats.contains(&name), "{}: {name} not in innodb_index_stats", copy.name);
+                    assert!(
+                        stats.contains(&name),
+                        "{}: {name} not in innodb_index_stats",
+                        copy.name
+                    );
                     out.insert((space, private(data, "id").unwrap()), name);
                     partitions += 1;
                 }
             }
         }
     }
-    assert!(partitions >= 12, "{}: {partitions} partition indexes", copy.name);
+    assert!(
+        partitions >= 12,
+        "{}: {partitions} partition indexes",
+        copy.name
+    );
     out
 }
 
@@ -174,7 +185,10 @@ fn check_names(copy: &MysqlCopy, dir: &Path, command: &str, problems: &mut Vec<S
         }
     }
     if sdi.is_empty() || sdi.iter().any(|n| n.as_deref() != Some("SDI")) {
-        problems.push(format!("{} {command}: SDI indexes named {sdi:?}", copy.name));
+        problems.push(format!(
+            "{} {command}: SDI indexes named {sdi:?}",
+            copy.name
+        ));
     }
     want.len()
 }
@@ -236,7 +250,11 @@ fn without_mysql_ibd_the_sdi_names_every_index() {
         let copy = &set.crash;
         let dir = copy_without_dictionary(copy, None);
         check_names(copy, dir.path(), "indexes", &mut problems);
-        let out = run(["--datadir".as_ref(), dir.path().as_os_str(), "indexes".as_ref()]);
+        let out = run([
+            "--datadir".as_ref(),
+            dir.path().as_os_str(),
+            "indexes".as_ref(),
+        ]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("note: no mysql.ibd in") && err.contains("from each file's SDI"),
@@ -264,7 +282,11 @@ fn with_mysql_ibd_damaged_the_sdi_names_every_index() {
     let mut problems = Vec::new();
     check_names(copy, dir.path(), "indexes", &mut problems);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    let out = run(["--datadir".as_ref(), dir.path().as_os_str(), "indexes".as_ref()]);
+    let out = run([
+        "--datadir".as_ref(),
+        dir.path().as_os_str(),
+        "indexes".as_ref(),
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("note: mysql.ibd: not read as MySQL's dictionary")
@@ -365,7 +387,11 @@ fn general_tablespace_and_partition_rows_are_the_servers() {
                     all_rows.extend(got);
                 }
                 all_rows.sort_by_key(|r| r[0].parse::<i64>().unwrap());
-                assert_eq!(all_rows, want, "{} t_part (--datadir: {with_datadir})", copy.name);
+                assert_eq!(
+                    all_rows, want,
+                    "{} t_part (--datadir: {with_datadir})",
+                    copy.name
+                );
                 compared += all_rows.len();
             }
         }
@@ -416,7 +442,12 @@ fn the_dictionary_tables_of_mysql_ibd_are_readable() {
             "--table".as_ref(),
             "mysql/tablespaces".as_ref(),
         ]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let ours: BTreeMap<String, u64> = String::from_utf8(out.stdout)
             .unwrap()
             .lines()
@@ -444,7 +475,12 @@ fn the_dictionary_tables_of_mysql_ibd_are_readable() {
             "--table".as_ref(),
             "mysql.tables".as_ref(),
         ]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let names: BTreeSet<String> = String::from_utf8(out.stdout)
             .unwrap()
             .lines()
@@ -455,7 +491,11 @@ fn the_dictionary_tables_of_mysql_ibd_are_readable() {
             .collect();
         for t in copy.tables() {
             let short = t["name"].as_str().unwrap().trim_start_matches("test/");
-            assert!(names.contains(short), "{}: mysql.tables has no {short}", copy.name);
+            assert!(
+                names.contains(short),
+                "{}: mysql.tables has no {short}",
+                copy.name
+            );
         }
     }
 }

@@ -84,7 +84,12 @@ impl SdiReport {
             let data = match rec.external {
                 None => rec.local.clone(),
                 Some(r) => {
-                    match blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf) {
+                    let chain = if space.format().is_zip() {
+                        zblob_chain(&mut pages, &rec, r.page_no, r.offset, &mut buf)
+                    } else {
+                        blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf)
+                    };
+                    match chain {
                         Ok(d) => d,
                         Err(message) => {
                             findings.push(Finding::on_page(
@@ -126,6 +131,31 @@ impl SdiReport {
             findings,
         })
     }
+}
+
+/// The local bytes of `rec` followed by its compressed BLOB chain (a
+/// ROW_FORMAT=COMPRESSED tablespace: `SDI_ZBLOB` pages holding one zlib
+/// stream) from `page`/`offset`, up to the compressed length.
+fn zblob_chain(
+    pages: &mut LogicalPages<'_>,
+    rec: &SdiRecord,
+    page: u32,
+    offset: u32,
+    buf: &mut Vec<u8>,
+) -> Result<Vec<u8>, String> {
+    let want = rec.compressed_len as usize;
+    if want > sdi::MAX_SDI_BYTES {
+        return Err(format!(
+            "the record claims {want} compressed bytes, more than {}",
+            sdi::MAX_SDI_BYTES
+        ));
+    }
+    let mut out = rec.local.clone();
+    let rest = want.saturating_sub(out.len());
+    out.extend(innodb_space::zblob::read_zblob(
+        pages, page, offset, rest, buf,
+    )?);
+    Ok(out)
 }
 
 /// The local bytes of `rec` followed by its old-style BLOB chain from
