@@ -142,7 +142,10 @@ fn server_names(copy: &MysqlCopy) -> BTreeMap<(u64, u64), String> {
 
 /// Every (space id, index id) → name a data-directory report's JSON gives
 /// (`files[].report.indexes[]`), and the SDI indexes' names apart.
-fn named_in(report: &Value) -> (BTreeMap<(u64, u64), Option<String>>, Vec<Option<String>>) {
+/// A report's index names by (space id, index id).
+type Names = BTreeMap<(u64, u64), Option<String>>;
+
+fn named_in(report: &Value) -> (Names, Vec<Option<String>>) {
     let mut names = BTreeMap::new();
     let mut sdi = Vec::new();
     for f in report["files"].as_array().unwrap() {
@@ -215,12 +218,12 @@ fn every_index_is_named_as_the_server_names_it() {
     assert!(checked >= 3 * 45, "{checked} names checked");
 }
 
+/// A change made to a file's bytes.
+type Damage<'a> = dyn Fn(&mut Vec<u8>) + 'a;
+
 /// A copy of the data directory without `mysql.ibd` (or with `mysql.ibd`
 /// changed by `damage`), the other files linked in place.
-fn copy_without_dictionary(
-    copy: &MysqlCopy,
-    damage: Option<&dyn Fn(&mut Vec<u8>)>,
-) -> tempfile::TempDir {
+fn copy_without_dictionary(copy: &MysqlCopy, damage: Option<&Damage<'_>>) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for rel in copy.file_facts().keys() {
         let src = copy.file(rel);
@@ -275,9 +278,9 @@ fn with_mysql_ibd_damaged_the_sdi_names_every_index() {
     let set = sets().into_iter().next().unwrap();
     let copy = &set.crash;
     let page = copy.page_size() as usize;
-    // The SDI index's root is page 3 of every MySQL 8.0+ tablespace
-    // (`FSP_SDI_PAGE`... the page after the INODE page); ibd2sdi read it.
-    let damage = |b: &mut Vec<u8>| b[3 * page..4 * page].fill(0xA5);
+    // The SDI index's root is page 3 of a MySQL 8.0+ tablespace (the page
+    // after the INODE page; `indexes mysql.ibd` gives root 3 for SDI).
+    let damage = move |b: &mut Vec<u8>| b[3 * page..4 * page].fill(0xA5);
     let dir = copy_without_dictionary(copy, Some(&damage));
     let mut problems = Vec::new();
     check_names(copy, dir.path(), "indexes", &mut problems);

@@ -179,9 +179,9 @@ pub enum Command {
     Tree {
         /// The tablespace file.
         file: PathBuf,
-        /// The index id (see `indexes`).
+        /// The index: its id (see `indexes`), `SDI`, or its name (`PRIMARY`, `table.PRIMARY`, `db/table.k`).
         #[arg(long)]
-        index: u64,
+        index: String,
         /// Only this level (0 = leaves).
         #[arg(long)]
         level: Option<u16>,

@@ -90,7 +90,7 @@ fn segment_table(o: &mut String, rows: &[SegmentRow]) {
     for s in rows {
         let _ = writeln!(
             o,
-            "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>5.1}%",
+            "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>5.1}%{}",
             s.id,
             s.owner_text,
             s.fragment_pages,
@@ -99,7 +99,12 @@ fn segment_table(o: &mut String, rows: &[SegmentRow]) {
             s.full_extents,
             s.reserved_pages,
             s.used_pages,
-            s.fill_factor * 100.0
+            s.fill_factor * 100.0,
+            match &s.index_name {
+                // The SDI index's owner text already says SDI.
+                Some(n) if n != "SDI" => format!("  {n}"),
+                _ => String::new(),
+            }
         );
     }
 }
@@ -421,8 +426,12 @@ pub fn tree(r: &innodb_analysis::reports::tree_report::TreeReport) -> String {
     header_block(&mut o, &r.header);
     let _ = writeln!(
         o,
-        "\nIndex {} (root page {}): {} pages",
+        "\nIndex {}{} (root page {}): {} pages",
         index_id_text(r.index_id),
+        match &r.name {
+            Some(n) if n != "SDI" => format!(" {n}"),
+            _ => String::new(),
+        },
         r.root_page,
         r.pages.len()
     );

@@ -157,6 +157,12 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
     if let Some(c) = r.compressed_bytes {
         let _ = write!(note, "page-compressed, {c} bytes");
     }
+    if let Some(n) = r.index_name.as_deref().filter(|n| *n != "SDI") {
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(n);
+    }
     format!(
         "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}\n",
         r.page,

@@ -128,9 +128,16 @@ impl IndexRows for crate::reports::indexes::IndexesReport {
 
 impl IndexRows for crate::reports::space_reports::SegmentsReport {
     fn index_rows(&mut self) -> Vec<(u64, &mut Option<String>)> {
+        use innodb_space::segment::SegmentOwner;
+        let segments = self.segments.iter_mut().filter_map(|s| match s.owner {
+            SegmentOwner::IndexLeaf { index_id, .. }
+            | SegmentOwner::IndexNonLeaf { index_id, .. } => Some((index_id, &mut s.index_name)),
+            _ => None,
+        });
         self.indexes
             .iter_mut()
             .map(|i| (i.index_id, &mut i.name))
+            .chain(segments)
             .collect()
     }
 }
@@ -141,6 +148,12 @@ impl IndexRows for crate::reports::space_reports::WasteReport {
             .iter_mut()
             .map(|i| (i.index_id, &mut i.name))
             .collect()
+    }
+}
+
+impl IndexRows for crate::reports::tree_report::TreeReport {
+    fn index_rows(&mut self) -> Vec<(u64, &mut Option<String>)> {
+        vec![(self.index_id, &mut self.name)]
     }
 }
 

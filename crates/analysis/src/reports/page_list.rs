@@ -51,6 +51,10 @@ pub struct PageRow {
     /// `PAGE_N_RECS`, for index pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub records: Option<u16>,
+    /// The index's name (`db/table.index`, `SDI`), when a dictionary
+    /// names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_name: Option<String>,
 }
 
 /// The page listing of one file.
@@ -120,6 +124,7 @@ impl PageRow {
             index_id: c.index.map(|i| i.index_id),
             level: c.index.map(|i| i.level),
             records: c.index.map(|i| i.n_recs),
+            index_name: None,
         }
     }
 }

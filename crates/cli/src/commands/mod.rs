@@ -67,7 +67,7 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         Command::Browse { path } => browse::run(inputs, path),
         Command::Plot { files, .. } => plot::run(inputs, files, &plot::Choice::of(command)?, out),
         Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),
-        Command::Tree { file, index, level } => tree::run(inputs, file, *index, *level, out),
+        Command::Tree { file, index, level } => tree::run(inputs, file, index, *level, out),
         Command::Fill { file } => fill::run(inputs, file.as_deref(), out),
         Command::Undo {
             files,
