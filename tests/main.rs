@@ -13,10 +13,12 @@ mod support;
 
 mod bad_input;
 mod browse;
+mod changing_files;
 mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;
 mod fuzz_corpus;
+mod hostile_arguments;
 mod mutations;
 mod mysql_dict;
 mod page_bodies;
@@ -26,4 +28,5 @@ mod properties;
 mod read_only;
 mod scale;
 mod space_corruption;
+mod terminal_safety;
 mod thirdparty;

@@ -51,6 +51,8 @@ impl Inputs {
             format: cli.format,
             options: OpenOptions {
                 page_size: cli.page_size.map(|s| s.0),
+                gz_limit: cli.gz_limit.map(|s| s.0),
+                changed: Some(Arc::default()),
             },
             system: cli.system.clone(),
             datadir,
@@ -83,7 +85,7 @@ impl Inputs {
     /// Opens `file` (located as [`Self::locate`] says), its scans counted
     /// into the progress bar.
     pub fn open(&self, file: &Path) -> Result<Tablespace, CliError> {
-        let mut space = Tablespace::open(self.locate(file), self.options)?;
+        let mut space = Tablespace::open(self.locate(file), self.options.clone())?;
         self.progress.attach(&mut space);
         Ok(space)
     }
@@ -120,7 +122,7 @@ impl Inputs {
         Ok(innodb_analysis::dictionary::for_file(
             space,
             self.dictionary()?,
-            self.options,
+            self.options.clone(),
         ))
     }
 
@@ -155,7 +157,7 @@ impl Inputs {
 
     fn read_dictionary(&self) -> Result<Option<Arc<Dictionary>>, String> {
         if let Some(path) = &self.system {
-            let space = Tablespace::open(path, self.options).map_err(|e| e.to_string())?;
+            let space = Tablespace::open(path, self.options.clone()).map_err(|e| e.to_string())?;
             if space.space_id() == MYSQL_DICTIONARY_SPACE_ID {
                 return mysql_ibd::read(&space).map(|d| Some(Arc::new(d)));
             }
@@ -164,7 +166,7 @@ impl Inputs {
         let Some(dir) = &self.datadir else {
             return Ok(None);
         };
-        innodb_analysis::dictionary::of_datadir(dir, self.options).map(|d| d.map(Arc::new))
+        innodb_analysis::dictionary::of_datadir(dir, self.options.clone()).map(|d| d.map(Arc::new))
     }
 
     /// The system tablespace and undo tablespaces named by `files` (the
@@ -186,13 +188,88 @@ impl Inputs {
         Ok((self.open_plain(system)?, self.open_all(undo)?))
     }
 
+    /// True when a file opened through these inputs changed length while
+    /// it was read.
+    pub fn changed_while_read(&self) -> bool {
+        self.options
+            .changed
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Refuses an output path (a PNG, or a directory of PNGs) inside the
+    /// data directory being read: evidence is never written into, and a
+    /// later `--datadir` run would read what was written there.
+    pub fn check_output(&self, path: Option<&Path>) -> Result<(), CliError> {
+        let (Some(path), Some(dir)) = (path, &self.datadir) else {
+            return Ok(());
+        };
+        let (Some(out), Ok(root)) = (resolved(path), dir.root.canonicalize()) else {
+            return Ok(());
+        };
+        if out.starts_with(&root) {
+            return Err(CliError::file(
+                path,
+                format!(
+                    "is inside the data directory {} being read: write the output elsewhere (innodb-inspect never writes into the files it reads)",
+                    dir.root.display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Opens `path` as it is, without the progress bar.
     pub fn open_plain(&self, path: &Path) -> Result<Tablespace, CliError> {
-        Ok(Tablespace::open(path, self.options)?)
+        Ok(Tablespace::open(path, self.options.clone())?)
     }
 
     /// Opens every one of `paths` as it is.
     pub fn open_all(&self, paths: &[PathBuf]) -> Result<Vec<Tablespace>, CliError> {
         paths.iter().map(|p| self.open_plain(p)).collect()
     }
+}
+
+/// `path` with every link and `..` resolved, as far as it exists: its
+/// existing ancestor resolved, the rest appended.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut tail = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return Some(tail.iter().rev().fold(real, |p, part| p.join(part)));
+        }
+        tail.push(at.file_name()?.to_os_string());
+        at = at.parent()?;
+    }
+}
+
+/// Largest file an argument names that is read whole (`--ddl`): a
+/// `CREATE TABLE` statement is kilobytes.
+pub const ARGUMENT_FILE_LIMIT: u64 = 1 << 20;
+
+/// The text of a file an argument names (`what`: the option), read only
+/// when it is a regular file of at most [`ARGUMENT_FILE_LIMIT`] bytes: a
+/// FIFO would block, a device (`/dev/zero`) never end.
+pub fn read_argument_file(path: &Path, what: &str) -> Result<String, CliError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| CliError::file(path, e.to_string()))?;
+    if !meta.is_file() {
+        return Err(CliError::file(
+            path,
+            format!("{what} names no regular file (a directory, FIFO, socket or device)"),
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(ARGUMENT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(|e| CliError::file(path, e.to_string()))?;
+    if text.len() as u64 > ARGUMENT_FILE_LIMIT {
+        return Err(CliError::file(
+            path,
+            format!("{what} is longer than {ARGUMENT_FILE_LIMIT} bytes: not read"),
+        ));
+    }
+    Ok(text)
 }

@@ -75,6 +75,7 @@ pub const WHOLE_FILE: &[&[&str]] = &[
     &["plot", "--levels", "--color", "always", FILE],
     &["plot", "--fill-histogram", "--png", PNG, FILE],
     &["plot", "--levels", "--png", PNG, FILE],
+    &["heatmap", "--lsn-scale", "rank", "--png", PNG, FILE],
 ];
 
 /// The commands of the `pages` target: `page N` (every page type's decoder).
@@ -195,14 +196,10 @@ impl Subject<'_> {
         };
         let inputs = inputs.with_dictionary(self.dict.cloned().map(Arc::new));
         let (mut out, mut err) = (Counter(0), Counter(0));
-        let _ = innodb_inspect::commands::run(
-            &inputs,
-            &cli.command,
-            &mut Output {
-                out: &mut out,
-                err: &mut err,
-            },
-        );
+        let mut output = Output::new(&mut out, &mut err, false);
+        let _ = innodb_inspect::commands::run(&inputs, &cli.command, &mut output);
+        let _ = output.finish();
+        drop(output);
         out.0 + err.0
     }
 }

@@ -92,11 +92,11 @@ pub fn of_datadir(dir: &DataDir, options: OpenOptions) -> Result<Option<Dictiona
     }
     for source in sources {
         let read = match &source {
-            DictionarySource::MysqlIbd { path } => Tablespace::open(path, options)
+            DictionarySource::MysqlIbd { path } => Tablespace::open(path, options.clone())
                 .map_err(|e| e.to_string())
                 .and_then(|space| mysql_ibd::read(&space)),
             DictionarySource::Sdi => {
-                let mut d = sdi::of_files(&dir.tablespace_paths(), options);
+                let mut d = sdi::of_files(&dir.tablespace_paths(), options.clone());
                 if !dir
                     .files
                     .iter()
@@ -113,7 +113,7 @@ pub fn of_datadir(dir: &DataDir, options: OpenOptions) -> Result<Option<Dictiona
                 return Ok(Some(d));
             }
             DictionarySource::SysTables { path } => {
-                let space = Tablespace::open(path, options).map_err(|e| e.to_string())?;
+                let space = Tablespace::open(path, options.clone()).map_err(|e| e.to_string())?;
                 match Dictionary::read(&space) {
                     Ok(d) => Ok(d),
                     // MySQL 8.0+'s ibdata1 has no SYS_* tables.

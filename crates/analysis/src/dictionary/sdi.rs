@@ -79,7 +79,7 @@ pub fn dictionary_of(space: &Tablespace, options: OpenOptions) -> Dictionary {
     }
     if tables.is_empty() {
         for sibling in partition_siblings(space.path()) {
-            let Ok(other) = Tablespace::open(&sibling, options) else {
+            let Ok(other) = Tablespace::open(&sibling, options.clone()) else {
                 continue;
             };
             let Ok(sdi) = SdiReport::build(&other) else {
@@ -144,7 +144,7 @@ pub fn of_files(paths: &[PathBuf], options: OpenOptions) -> Dictionary {
     let mut tablespaces: Vec<DdTablespace> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
-        let space = match Tablespace::open(path, options) {
+        let space = match Tablespace::open(path, options.clone()) {
             Ok(s) => s,
             Err(e) => {
                 notes.push(format!("{}: its SDI is not read: {e}", path.display()));
