@@ -7,6 +7,7 @@ use innodb_analysis::reports::datadir_totals::{PagesTotals, SdiTotals};
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::space_reports::WasteReport;
 use innodb_analysis::{ChecksumReport, Summary};
+use innodb_format::index::sdi::index_id_text;
 use innodb_space::datadir::{FileKind, Server, SkippedFile};
 use std::fmt::Write;
 
@@ -179,7 +180,7 @@ pub fn indexes(
                 o,
                 "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7.1} {:>9}  {}",
                 "",
-                i.index_id,
+                index_id_text(i.index_id),
                 i.levels,
                 i.pages_per_level.iter().sum::<u64>(),
                 i.records,

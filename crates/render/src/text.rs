@@ -4,6 +4,7 @@ use innodb_analysis::reports::checksum_report::ChecksumReport;
 use innodb_analysis::reports::page_detail::PageDetail;
 use innodb_analysis::reports::page_list::PageList;
 use innodb_analysis::reports::summary::Summary;
+use innodb_format::index::sdi::index_id_text;
 use innodb_space::Finding;
 use std::fmt::Write;
 
@@ -169,6 +170,12 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
             r.page
         );
     }
+    if let Some(n) = r.index_name.as_deref().filter(|n| *n != "SDI") {
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(n);
+    }
     format!(
         "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}\n",
         r.page,
@@ -177,7 +184,7 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
         r.checksum,
         r.lsn_consistent
             .map_or("-", |b| if b { "yes" } else { "NO" }),
-        opt(r.index_id),
+        r.index_id.map_or_else(|| "-".to_string(), index_id_text),
         opt(r.level),
         opt(r.records),
     )
@@ -387,7 +394,7 @@ pub fn records(r: &innodb_analysis::rows::records::RecordsReport) -> String {
         "# {} index {} ({}): {} rows",
         r.table,
         r.index,
-        r.index_id,
+        index_id_text(r.index_id),
         r.rows.len()
     );
     let _ = writeln!(o, "{}", names.join("\t"));

@@ -3,6 +3,10 @@
 //! first of type `ZBLOB` (11), the others `ZBLOB2` (12)
 //! (`btr_copy_zblob_prefix`).
 //!
+//! The SDI of a compressed MySQL 8.0+ tablespace keeps its long records
+//! the same way, every page of the chain of type `SDI_ZBLOB` (19)
+//! (`zInserter`: `dict_index_is_sdi` picks the type).
+//!
 //! The column's reference names the first page and, as offset,
 //! `FIL_PAGE_NEXT` (12): each page's next page number is there, and the
 //! stream's bytes run from `FIL_PAGE_DATA` (38) to the end of the
@@ -46,6 +50,9 @@ pub fn read_zblob(
         let check = pages
             .read_into(page, buf)
             .ok_or_else(|| format!("compressed BLOB page {page} cannot be read"))?;
+        if seen.len() == 1 && check.page_type == PageType::SDI_ZBLOB {
+            expected = PageType::SDI_ZBLOB;
+        }
         if check.page_type != expected {
             return Err(format!(
                 "page {page} is a {} page where the compressed BLOB chain needs {}",
@@ -82,7 +89,9 @@ pub fn read_zblob(
         }
         page = next;
         offset = FIL_PAGE_NEXT;
-        expected = PageType::TYPE_ZBLOB2;
+        if expected != PageType::SDI_ZBLOB {
+            expected = PageType::TYPE_ZBLOB2;
+        }
     }
     if out.len() < want {
         return Err(format!(

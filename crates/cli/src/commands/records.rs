@@ -2,7 +2,7 @@
 //! columns.
 
 use crate::args::Format;
-use crate::commands::columns::schema_for;
+use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
@@ -14,6 +14,8 @@ use std::path::Path;
 
 /// The options of `records`.
 pub struct Args<'a> {
+    /// `--table`: the table of a tablespace of several.
+    pub table: Option<&'a str>,
     /// `--index`: by name or id (default: the clustered index).
     pub index: Option<&'a str>,
     /// `--deleted`: delete-marked and garbage records too.
@@ -25,8 +27,13 @@ pub struct Args<'a> {
 }
 
 /// The rows of `space` under `schema`.
-fn build(space: &Tablespace, schema: &Schema, args: &Args) -> Result<RecordsReport, CliError> {
-    RecordsReport::build(space, schema, args.index, args.deleted, args.limit).map_err(|e| match e {
+fn build(
+    space: &Tablespace,
+    schema: &Schema,
+    index: Option<&str>,
+    args: &Args,
+) -> Result<RecordsReport, CliError> {
+    RecordsReport::build(space, schema, index, args.deleted, args.limit).map_err(|e| match e {
         NoRecords::NoIndex(names) => CliError::file(
             space.path(),
             format!("no such index; the table has {}", names.join(", ")),
@@ -37,12 +44,17 @@ fn build(space: &Tablespace, schema: &Schema, args: &Args) -> Result<RecordsRepo
 /// `records FILE [--index I] [--deleted] [--limit N] [--ddl F]`.
 pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Result<u8, CliError> {
     let space = inputs.open(file)?;
-    let schema = schema_for(inputs, &space, args.ddl, out)?;
-    let mut r = build(&space, &schema, args)?;
+    let which = Which {
+        table: args.table,
+        index: args.index,
+    };
+    let (schema, index) = schema_of(inputs, &space, args.ddl, &which, out)?;
+    let index = index.as_deref();
+    let mut r = build(&space, &schema, index, args)?;
     // A CREATE TABLE statement does not say which storage format its
     // temporal columns have: when the newer one does not fit, try the older.
     if let (false, Some(_), Some(old)) = (r.layout.fits(), args.ddl, with_old_temporal(&schema)) {
-        let r_old = build(&space, &old, args)?;
+        let r_old = build(&space, &old, index, args)?;
         if r_old.layout.fits() {
             out.say(&format!("note: {}: TIME/DATETIME/TIMESTAMP read in the storage format of MySQL before 5.6.4: the records fit only that one", space.path().display()));
             r = r_old;
