@@ -82,6 +82,16 @@ impl Tablespace {
         }
         let mut open_findings = Vec::new();
         let page0 = detect::from_page0(bytes);
+        // A doublewrite file is never read as a tablespace, even when its
+        // first slot holds a copy of some tablespace's page 0.
+        let sizes = match (&page0, options.page_size) {
+            (_, Some(given)) => vec![given],
+            (Page0::Valid(f), None) => vec![f.physical_page_size()],
+            _ => detect::DOUBLEWRITE_PAGE_SIZES.to_vec(),
+        };
+        if let Some(reason) = crate::doublewrite_file::doublewrite_evidence(&path, bytes, &sizes) {
+            return Err(SpaceError::Doublewrite { path, reason });
+        }
         // Page 0's own fields are trusted when it verifies and the page size in
         // use is the one it gives.
         let page0_valid = match &page0 {

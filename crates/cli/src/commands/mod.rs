@@ -6,6 +6,7 @@ pub mod browse;
 pub mod checksum;
 pub mod columns;
 pub mod count;
+pub mod doublewrite;
 pub mod extents;
 pub mod fill;
 pub mod heatmap;
@@ -92,6 +93,7 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
             records::run(inputs, file, &args, out)
         }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
+        Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
     }
 }
 

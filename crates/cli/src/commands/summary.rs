@@ -20,4 +20,9 @@ pub fn run(inputs: &Inputs, file: Option<&Path>, out: &mut Output) -> Result<u8,
         datadir_text: &datadir_text::summary,
     }
     .run(inputs, file, out)
+    .or_else(|e| {
+        super::doublewrite::instead(inputs, e, |f| {
+            super::doublewrite::of_file(inputs, f, false, out)
+        })
+    })
 }
