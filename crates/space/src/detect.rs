@@ -263,6 +263,24 @@ impl std::fmt::Display for CopiesSeen {
     }
 }
 
+/// True when `page` verifies under CRC-32C (the classic layout's crc32, or
+/// full_crc32): the checksums of the servers that write doublewrite files.
+/// The weaker legacy checksums are left out: a run of zeros or half a page
+/// read at the wrong size can pass them by chance.
+fn strong_checksum(page: &[u8]) -> bool {
+    use innodb_format::checksum::ChecksumAlgorithm;
+    [ChecksumLayout::Classic, ChecksumLayout::FullCrc32]
+        .into_iter()
+        .any(|l| {
+            matches!(
+                verify(page, l),
+                ChecksumVerdict::Valid {
+                    algorithm: ChecksumAlgorithm::Crc32 | ChecksumAlgorithm::FullCrc32
+                }
+            )
+        })
+}
+
 /// Whether the first pages of `file`, read in `sizes`, are copies rather
 /// than a tablespace's own pages: at least 4 of the first [`PROBE_PAGES`]
 /// pages verify under a full-page checksum yet carry another page number
@@ -271,6 +289,12 @@ impl std::fmt::Display for CopiesSeen {
 /// one's misplaced pages do not verify; the checksum is computed only for
 /// pages that name another number, so a tablespace costs next to nothing.
 pub fn copies_of_other_pages(file: &[u8], sizes: &[usize]) -> Option<CopiesSeen> {
+    // A file whose pages carry their own numbers at some page size is a
+    // tablespace (read at a wrong size, a page-compressed frame fills the
+    // first part of a page and verifies there under another number).
+    if probe(file, None).is_some() {
+        return None;
+    }
     sizes.iter().filter(|&&ps| ps > 0).find_map(|&ps| {
         let mut seen = CopiesSeen {
             page_size: ps,
@@ -286,10 +310,7 @@ pub fn copies_of_other_pages(file: &[u8], sizes: &[usize]) -> Option<CopiesSeen>
             };
             if fil.page_no as usize == n {
                 seen.own += 1;
-            } else if matches!(
-                layout_of(page),
-                Some(ChecksumLayout::Classic | ChecksumLayout::FullCrc32)
-            ) {
+            } else if strong_checksum(page) {
                 seen.copies += 1;
             }
         }

@@ -7,7 +7,8 @@
 
 use crate::detect::{self, CopiesSeen, DOUBLEWRITE_PAGE_SIZES};
 use crate::finding::{Finding, FindingKind};
-use crate::source::Source;
+use crate::source::{Source, GZ_LIMIT_DEFAULT};
+use crate::OpenOptions;
 use crate::SpaceError;
 use innodb_format::checksum::{
     self, ChecksumAlgorithm, ChecksumLayout, ChecksumValue, ChecksumVerdict,
@@ -110,13 +111,16 @@ pub struct CopyCheck {
 
 impl DoublewriteFile {
     /// Opens `path`, a doublewrite file by its name or by its content;
-    /// `page_size` (`--page-size`) overrides the slot size of a `.dblwr`.
-    pub fn open(path: impl AsRef<Path>, page_size: Option<usize>) -> Result<Self, SpaceError> {
+    /// `options.page_size` (`--page-size`) overrides the slot size of a
+    /// `.dblwr`. A `.gz` copy is inflated up to `options.gz_limit`, else
+    /// [`GZ_LIMIT_DEFAULT`] (a doublewrite file has no FSP_SIZE to bound it).
+    pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
+        let page_size = options.page_size;
         let path = path.as_ref().to_path_buf();
         let name = path
             .file_name()
             .and_then(|n| parse_name(&n.to_string_lossy()));
-        let source = Source::open(&path)?;
+        let source = Source::open(&path, Some(options.gz_limit.unwrap_or(GZ_LIMIT_DEFAULT)))?;
         let bytes = source.bytes();
         let mut findings = Vec::new();
         let seen = (name.is_none())

@@ -39,11 +39,10 @@ pub struct Slot<'a> {
 impl Source {
     /// Opens `path`: a doublewrite file by name or content, else a system
     /// tablespace with a doublewrite area.
-    pub fn open(path: &Path, page_size: Option<usize>) -> Result<Source, SpaceError> {
-        match DoublewriteFile::open(path, page_size) {
+    pub fn open(path: &Path, options: OpenOptions) -> Result<Source, SpaceError> {
+        match DoublewriteFile::open(path, options) {
             Ok(f) => Ok(Source::File(f)),
             Err(SpaceError::NotDoublewrite { .. }) => {
-                let options = innodb_space::OpenOptions { page_size };
                 let space = Tablespace::open(path, options)?;
                 if space.doublewrite().is_none() {
                     return Err(SpaceError::NotDoublewrite {
@@ -301,17 +300,16 @@ impl Sources {
     /// directory has doublewrite files and the area holds no copy (MySQL
     /// 8.0.20+ keeps the area of an older system tablespace but writes its
     /// copies to the files).
-    pub fn of_datadir(dir: &DataDir, page_size: Option<usize>) -> (Sources, Vec<(String, String)>) {
+    pub fn of_datadir(dir: &DataDir, options: OpenOptions) -> (Sources, Vec<(String, String)>) {
         let mut list = Vec::new();
         let mut errors = Vec::new();
         for f in dir.doublewrite_files() {
-            match DoublewriteFile::open(&f.path, page_size) {
+            match DoublewriteFile::open(&f.path, options) {
                 Ok(d) => list.push(Source::File(d)),
                 Err(e) => errors.push((f.relative.clone(), e.to_string())),
             }
         }
         if let Some(system) = dir.system() {
-            let options = innodb_space::OpenOptions { page_size };
             if let Ok(space) = Tablespace::open(&system.path, options) {
                 let area = Source::Area(space);
                 let copies = area.slots().any(|s| area.copy_in(&s).is_some());

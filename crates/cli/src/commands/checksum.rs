@@ -30,7 +30,7 @@ pub fn run(
     let sources = inputs
         .datadir
         .as_ref()
-        .map(|d| Sources::of_datadir(d, inputs.options.page_size).0);
+        .map(|d| Sources::of_datadir(d, inputs.options).0);
     let mut reports = Vec::with_capacity(files.len());
     let mut fatal = false;
     for f in files {
@@ -45,7 +45,7 @@ pub fn run(
             })
             .or_else(|e| match e {
                 CliError::Space(SpaceError::Doublewrite { path, .. }) => {
-                    let file = DoublewriteFile::open(&path, inputs.options.page_size)?;
+                    let file = DoublewriteFile::open(&path, inputs.options)?;
                     Ok(ChecksumReport::of_doublewrite_file(&file))
                 }
                 e => Err(e),
@@ -73,7 +73,7 @@ pub fn run(
 fn datadir(inputs: &Inputs, threads: usize, out: &mut Output) -> Result<u8, CliError> {
     let threads = threads.max(1);
     let dir = inputs.datadir("checksum")?;
-    let (sources, unread) = Sources::of_datadir(dir, inputs.options.page_size);
+    let (sources, unread) = Sources::of_datadir(dir, inputs.options);
     let files = over(inputs, "checksum", |space| {
         let mut r = ChecksumReport::build_threads(space, threads);
         r.find_doublewrite_copies(space, &sources);

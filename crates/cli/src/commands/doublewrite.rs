@@ -23,16 +23,15 @@ pub fn run(
     all: bool,
     out: &mut Output,
 ) -> Result<u8, CliError> {
-    let page_size = inputs.options.page_size;
     let (sources, errors, datadir) = if files.is_empty() {
         let dir = inputs.datadir("doublewrite")?;
-        let (sources, errors) = Sources::of_datadir(dir, page_size);
+        let (sources, errors) = Sources::of_datadir(dir, inputs.options);
         (sources, errors, Some(dir))
     } else {
         let mut list = Vec::new();
         let mut errors = Vec::new();
         for f in files {
-            match Source::open(&inputs.locate(f), page_size) {
+            match Source::open(&inputs.locate(f), inputs.options) {
                 Ok(s) => list.push(s),
                 Err(e) => errors.push((f.display().to_string(), e.to_string())),
             }
@@ -132,7 +131,7 @@ pub fn instead(
 ) -> Result<u8, CliError> {
     match error {
         CliError::Space(SpaceError::Doublewrite { path, .. }) => {
-            then(DoublewriteFile::open(&path, inputs.options.page_size)?)
+            then(DoublewriteFile::open(&path, inputs.options)?)
         }
         e => Err(e),
     }
