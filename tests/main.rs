@@ -13,6 +13,7 @@ mod support;
 
 mod bad_input;
 mod browse;
+mod changing_files;
 mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;
@@ -20,6 +21,7 @@ mod fuzz_corpus;
 mod hostile_arguments;
 mod mutations;
 mod mysql_dblwr;
+mod mysql_undo;
 mod page_bodies;
 mod page_sweep;
 mod pictures;

@@ -21,6 +21,10 @@ use innodb_format::fil::page_type::PageType;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
+/// The most of a doublewrite file that is read: 1 GiB (the server's are tens
+/// of MiB: 2 × `innodb_doublewrite_pages` + 512 slots per file by default).
+pub const MAX_READ: usize = 1 << 30;
+
 /// What a doublewrite file's name says: `#ib_<page size>_<number>.dblwr`
 /// (or `.bdblwr`), with `.gz` for a gzip copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -89,7 +93,9 @@ pub enum SlotArea {
 #[derive(Debug)]
 pub struct DoublewriteFile {
     path: PathBuf,
-    source: Source,
+    /// The file's bytes, read at open (at most [`MAX_READ`]).
+    data: Vec<u8>,
+    inflated_from_gzip: bool,
     name: Option<DoublewriteName>,
     kind: DoublewriteKind,
     slot_size: usize,
@@ -114,15 +120,32 @@ impl DoublewriteFile {
     /// `options.page_size` (`--page-size`) overrides the slot size of a
     /// `.dblwr`. A `.gz` copy is inflated up to `options.gz_limit`, else
     /// [`GZ_LIMIT_DEFAULT`] (a doublewrite file has no FSP_SIZE to bound it).
-    pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
+    pub fn open(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Self, SpaceError> {
         let page_size = options.page_size;
         let path = path.as_ref().to_path_buf();
         let name = path
             .file_name()
             .and_then(|n| parse_name(&n.to_string_lossy()));
         let source = Source::open(&path, Some(options.gz_limit.unwrap_or(GZ_LIMIT_DEFAULT)))?;
-        let bytes = source.bytes();
+        let data = source.head(MAX_READ).map_err(|e| SpaceError::Io {
+            path: path.clone(),
+            source: e,
+        })?;
+        let bytes = data.as_slice();
         let mut findings = Vec::new();
+        if source.len() > data.len() as u64 {
+            findings.push(Finding {
+                kind: FindingKind::TrailingBytes,
+                page: None,
+                offset: Some(data.len()),
+                field: "file size",
+                message: format!(
+                    "the file has {} bytes; only the first {} are read (no doublewrite file of the server is that large)",
+                    source.len(),
+                    data.len()
+                ),
+            });
+        }
         let seen = (name.is_none())
             .then(|| detect::copies_of_other_pages(bytes, &DOUBLEWRITE_PAGE_SIZES))
             .flatten();
@@ -173,8 +196,9 @@ impl DoublewriteFile {
             _ => 0,
         };
         Ok(DoublewriteFile {
+            inflated_from_gzip: source.inflated_from_gzip,
+            data,
             path,
-            source,
             name,
             kind,
             slot_size,
@@ -237,7 +261,7 @@ impl DoublewriteFile {
 
     /// True when the file was gzip-compressed.
     pub fn inflated_from_gzip(&self) -> bool {
-        self.source.inflated_from_gzip
+        self.inflated_from_gzip
     }
 
     /// Byte offset of slot `n` in the file.
@@ -248,7 +272,7 @@ impl DoublewriteFile {
     /// The bytes of slot `n`.
     pub fn slot(&self, n: u32) -> Result<&[u8], SpaceError> {
         let start = n as usize * self.slot_size;
-        match self.source.bytes().get(start..start + self.slot_size) {
+        match self.data.get(start..start + self.slot_size) {
             Some(s) if n < self.slot_count => Ok(s),
             _ => Err(SpaceError::NoSuchPage {
                 path: self.path.clone(),
@@ -260,8 +284,7 @@ impl DoublewriteFile {
 
     /// Every whole slot with its number, in file order.
     pub fn slots(&self) -> impl Iterator<Item = (u32, &[u8])> {
-        self.source
-            .bytes()
+        self.data
             .chunks_exact(self.slot_size)
             .take(self.slot_count as usize)
             .enumerate()

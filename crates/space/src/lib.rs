@@ -26,6 +26,7 @@ pub mod source;
 pub mod space_map;
 pub mod tablespace;
 pub mod undo;
+pub mod undo_tablespaces;
 pub mod zblob;
 
 pub use datadir::DataDir;
@@ -35,4 +36,4 @@ pub use finding::{Finding, FindingKind};
 pub use finding_log::FindingLog;
 pub use page_check::{PageCheck, PageChecker};
 pub use space_map::SpaceMap;
-pub use tablespace::{OpenOptions, Tablespace};
+pub use tablespace::{OpenOptions, ScanItem, Tablespace};

@@ -307,7 +307,7 @@ fn build_one(source: &Source, sources: &Sources, spaces: Option<&Spaces>) -> Dou
     };
     for slot in source.slots() {
         r.slot_size = slot.bytes.len();
-        if innodb_format::bytes::is_all_zero(slot.bytes) {
+        if innodb_format::bytes::is_all_zero(&slot.bytes) {
             r.empty_slots += 1;
             continue;
         }
@@ -372,7 +372,7 @@ fn copy_slot(
     };
     let found = spaces.and_then(|s| s.get(fil.space_id));
     let Some((name, space)) = found else {
-        let check = doublewrite_file::verify_copy(slot.bytes);
+        let check = doublewrite_file::verify_copy(&slot.bytes);
         c.size = check.size;
         c.checksum = verdict_name(&check.verdict);
         c.state = match (&check.verdict, spaces) {
@@ -386,7 +386,7 @@ fn copy_slot(
         return c;
     };
     c.tablespace = Some(name.to_string());
-    compare(&mut c, slot.bytes, source, space, sources);
+    compare(&mut c, &slot.bytes, source, space, sources);
     c
 }
 
@@ -415,11 +415,11 @@ fn compare(c: &mut CopySlot, slot: &[u8], source: &Source, space: &Tablespace, s
         c.note = Some(format!("its tablespace has {} pages", space.page_count()));
         return;
     };
-    let page_check = checker.check(c.page_no, page, &mut findings);
+    let page_check = checker.check(c.page_no, &page, &mut findings);
     c.page_lsn = Some(page_check.fil.lsn);
     c.page_checksum = Some(verdict_name(&page_check.checksum));
     let page_bad = page_check.all_zero || !page_check.is_consistent();
-    c.first_difference = copy.iter().zip(page).position(|(a, b)| a != b);
+    c.first_difference = copy.iter().zip(&page).position(|(a, b)| a != b);
     let unverifiable = matches!(copy_check.checksum, ChecksumVerdict::Unverifiable { .. });
     c.state = if page_bad && unverifiable {
         SlotState::CopyUnverifiable
@@ -457,7 +457,7 @@ fn reduced_entries(
     out: &mut Vec<EntryReport>,
     findings: &mut Vec<Finding>,
 ) {
-    let page = match ReducedPage::parse(slot.bytes) {
+    let page = match ReducedPage::parse(&slot.bytes) {
         Ok(p) => p,
         Err(e) => {
             findings.push(Finding::on_page(
@@ -518,7 +518,7 @@ fn entry_against(
     let Ok(page) = space.page(page_no) else {
         return EntryState::BeyondEnd;
     };
-    let check = space.checker().check(page_no, page, &mut Vec::new());
+    let check = space.checker().check(page_no, &page, &mut Vec::new());
     *page_lsn = Some(check.fil.lsn);
     if check.all_zero || !check.is_consistent() {
         EntryState::PageBad

@@ -11,6 +11,7 @@ use innodb_space::datadir::{DataDir, DataDirFile};
 use innodb_space::doublewrite_file::{self, DoublewriteKind};
 use innodb_space::{DoublewriteFile, OpenOptions, SpaceError, Tablespace};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ pub enum Source {
 }
 
 /// One slot of a source.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Slot<'a> {
     /// The slot's number in its source (for an area: 0 … 2 × extent − 1).
     pub slot: u32,
@@ -32,18 +33,18 @@ pub struct Slot<'a> {
     pub offset: u64,
     /// For an area, the page of the system tablespace the slot is.
     pub page_in_file: Option<u32>,
-    /// The slot's bytes.
-    pub bytes: &'a [u8],
+    /// The slot's bytes (read from the system tablespace for an area).
+    pub bytes: Cow<'a, [u8]>,
 }
 
 impl Source {
     /// Opens `path`: a doublewrite file by name or content, else a system
     /// tablespace with a doublewrite area.
-    pub fn open(path: &Path, options: OpenOptions) -> Result<Source, SpaceError> {
+    pub fn open(path: &Path, options: &OpenOptions) -> Result<Source, SpaceError> {
         match DoublewriteFile::open(path, options) {
             Ok(f) => Ok(Source::File(f)),
             Err(SpaceError::NotDoublewrite { .. }) => {
-                let space = Tablespace::open(path, options)?;
+                let space = Tablespace::open(path, options.clone())?;
                 if space.doublewrite().is_none() {
                     return Err(SpaceError::NotDoublewrite {
                         path: path.to_path_buf(),
@@ -87,7 +88,7 @@ impl Source {
                 slot: n,
                 offset: f.slot_offset(n),
                 page_in_file: None,
-                bytes: f.slot(n).ok()?,
+                bytes: Cow::Borrowed(f.slot(n).ok()?),
             }),
             Source::Area(s) => {
                 let d = s.doublewrite()?;
@@ -102,7 +103,7 @@ impl Source {
                     slot: n,
                     offset: u64::from(page) * bytes.len() as u64,
                     page_in_file: Some(page),
-                    bytes,
+                    bytes: Cow::Owned(bytes),
                 })
             }
         }
@@ -122,7 +123,7 @@ impl Source {
         if self.is_reduced() {
             return None;
         }
-        let fil = doublewrite_file::copy_header(slot.bytes)?;
+        let fil = doublewrite_file::copy_header(&slot.bytes)?;
         match slot.page_in_file {
             Some(p) if fil.page_no == p && fil.space_id == 0 => None,
             _ => Some(fil),
@@ -183,13 +184,13 @@ impl Spaces {
     /// files that cannot be opened are returned with why.
     pub fn of_datadir(
         dir: &DataDir,
-        options: OpenOptions,
+        options: &OpenOptions,
         threads: usize,
     ) -> (Spaces, Vec<(String, String)>) {
         let files: Vec<&DataDirFile> = dir.tablespaces().collect();
         let paths: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
         let opened = over_files(&paths, threads, |p| {
-            Tablespace::open(p, options).map_err(|e| e.to_string())
+            Tablespace::open(p, options.clone()).map_err(|e| e.to_string())
         });
         let mut spaces = Spaces::new();
         let mut errors = Vec::new();
@@ -300,7 +301,7 @@ impl Sources {
     /// directory has doublewrite files and the area holds no copy (MySQL
     /// 8.0.20+ keeps the area of an older system tablespace but writes its
     /// copies to the files).
-    pub fn of_datadir(dir: &DataDir, options: OpenOptions) -> (Sources, Vec<(String, String)>) {
+    pub fn of_datadir(dir: &DataDir, options: &OpenOptions) -> (Sources, Vec<(String, String)>) {
         let mut list = Vec::new();
         let mut errors = Vec::new();
         for f in dir.doublewrite_files() {
@@ -310,7 +311,7 @@ impl Sources {
             }
         }
         if let Some(system) = dir.system() {
-            if let Ok(space) = Tablespace::open(&system.path, options) {
+            if let Ok(space) = Tablespace::open(&system.path, options.clone()) {
                 let area = Source::Area(space);
                 let copies = area.slots().any(|s| area.copy_in(&s).is_some());
                 let has_area = area.slot_count() > 0;

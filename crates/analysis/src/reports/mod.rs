@@ -20,3 +20,4 @@ pub mod space_reports;
 pub mod summary;
 pub mod tree_report;
 pub mod undo_report;
+pub mod undo_tables;

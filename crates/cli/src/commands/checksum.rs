@@ -30,7 +30,7 @@ pub fn run(
     let sources = inputs
         .datadir
         .as_ref()
-        .map(|d| Sources::of_datadir(d, inputs.options).0);
+        .map(|d| Sources::of_datadir(d, &inputs.options).0);
     let mut reports = Vec::with_capacity(files.len());
     let mut fatal = false;
     for f in files {
@@ -45,7 +45,7 @@ pub fn run(
             })
             .or_else(|e| match e {
                 CliError::Space(SpaceError::Doublewrite { path, .. }) => {
-                    let file = DoublewriteFile::open(&path, inputs.options)?;
+                    let file = DoublewriteFile::open(&path, &inputs.options)?;
                     Ok(ChecksumReport::of_doublewrite_file(&file))
                 }
                 e => Err(e),
@@ -73,7 +73,7 @@ pub fn run(
 fn datadir(inputs: &Inputs, threads: usize, out: &mut Output) -> Result<u8, CliError> {
     let threads = threads.max(1);
     let dir = inputs.datadir("checksum")?;
-    let (sources, unread) = Sources::of_datadir(dir, inputs.options);
+    let (sources, unread) = Sources::of_datadir(dir, &inputs.options);
     let files = over(inputs, "checksum", |space| {
         let mut r = ChecksumReport::build_threads(space, threads);
         r.find_doublewrite_copies(space, &sources);
@@ -85,7 +85,10 @@ fn datadir(inputs: &Inputs, threads: usize, out: &mut Output) -> Result<u8, CliE
         r.skipped = super::doublewrite::read_doublewrite(dir);
     }
     r.totals.doublewrite_files = sources.files();
-    let bad = r.totals.bad_pages + r.totals.lsn_mismatches + r.totals.unverifiable > 0;
+    let bad = r
+        .files
+        .iter()
+        .any(|f| f.report.as_ref().is_some_and(|x| !x.all_valid()));
     let fatal = r.totals.errors > 0;
     out.report(inputs.format, &r, datadir_text::checksum);
     Ok(if fatal {

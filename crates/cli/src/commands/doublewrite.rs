@@ -25,13 +25,13 @@ pub fn run(
 ) -> Result<u8, CliError> {
     let (sources, errors, datadir) = if files.is_empty() {
         let dir = inputs.datadir("doublewrite")?;
-        let (sources, errors) = Sources::of_datadir(dir, inputs.options);
+        let (sources, errors) = Sources::of_datadir(dir, &inputs.options);
         (sources, errors, Some(dir))
     } else {
         let mut list = Vec::new();
         let mut errors = Vec::new();
         for f in files {
-            match Source::open(&inputs.locate(f), inputs.options) {
+            match Source::open(&inputs.locate(f), &inputs.options) {
                 Ok(s) => list.push(s),
                 Err(e) => errors.push((f.display().to_string(), e.to_string())),
             }
@@ -74,7 +74,7 @@ pub fn run(
 /// The tablespaces of `dir` by space id, each opened once.
 pub fn spaces(inputs: &Inputs, dir: &DataDir) -> Spaces {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Spaces::of_datadir(dir, inputs.options, threads).0
+    Spaces::of_datadir(dir, &inputs.options, threads).0
 }
 
 /// The report over a data directory: a source a file, the doublewrite
@@ -131,7 +131,7 @@ pub fn instead(
 ) -> Result<u8, CliError> {
     match error {
         CliError::Space(SpaceError::Doublewrite { path, .. }) => {
-            then(DoublewriteFile::open(&path, inputs.options)?)
+            then(DoublewriteFile::open(&path, &inputs.options)?)
         }
         e => Err(e),
     }
