@@ -631,7 +631,7 @@ fn files_not_read_are_named_with_why() {
     assert_eq!(
         lines[2..6],
         [
-            "Not read (doublewrite file): #ib_16384_0.dblwr — doublewrite files are not read yet",
+            "Not read (doublewrite file): #ib_16384_0.dblwr — copies of pages, not a tablespace: `doublewrite` reads them, and `checksum` names the bad pages they hold a good copy of",
             "Not read (not InnoDB): aria_log_control",
             "Not read (redo log): ib_logfile0 — redo logs are named, not read",
             "Not read (table definition, .frm): test/t1.frm — .frm files are not read yet",

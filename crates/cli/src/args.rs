@@ -278,6 +278,20 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// The slots of MySQL 8.0.20+'s doublewrite files (#ib_16384_0.dblwr) or of the doublewrite
+    /// area of a system tablespace: the page each copy is of, whether it verifies, and with
+    /// --datadir whether the page in its tablespace is the same, older, newer or torn (the copy
+    /// crash recovery would write). Exit 0 when all is well, 1 when a copy does not verify or a
+    /// page needs its copy, 2 on a fatal error.
+    Doublewrite {
+        /// Doublewrite files, or a system tablespace (none with --datadir: the directory's
+        /// doublewrite files and its system tablespace's area).
+        files: Vec<PathBuf>,
+        /// List every copy (by default, once compared, only those that are not the same as or
+        /// older than their page).
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 /// A page size argument.

@@ -109,6 +109,25 @@ pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
         t.lsn_mismatches,
         t.unverifiable
     );
+    if !t.doublewrite_files.is_empty() {
+        let names: Vec<&str> = t
+            .doublewrite_files
+            .iter()
+            .map(|f| short(&r.datadir, f))
+            .collect();
+        let _ = writeln!(
+            o,
+            "\nDoublewrite copies read from {}: {} bad pages have a good copy",
+            names.join(", "),
+            t.doublewrite_copies
+        );
+        for f in r.files.iter().filter_map(|f| f.report.as_ref()) {
+            if !f.doublewrite_copies.is_empty() {
+                let _ = writeln!(o, "{}:", short(&r.datadir, &f.file));
+                crate::text::rescues(&mut o, f, &r.datadir);
+            }
+        }
+    }
     if t.errors > 0 {
         let _ = writeln!(o, "\nFiles that could not be read ({}):", t.errors);
         errors(&mut o, &r.datadir, &r.files);

@@ -294,6 +294,7 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
             &r.unverifiable,
             "cannot be verified (encrypted or unsupported compression)",
         );
+        rescues(&mut o, r, "");
         for f in &r.other_findings {
             let _ = writeln!(o, "  {f}");
         }
@@ -308,6 +309,22 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
         }
     }
     o
+}
+
+/// `  page N: good doublewrite copy in FILE slot S` for each page of `r`
+/// that does not verify and has one; file names shortened by `prefix`.
+pub fn rescues(o: &mut String, r: &ChecksumReport, prefix: &str) {
+    for c in &r.doublewrite_copies {
+        let file = match c.file.strip_prefix(prefix) {
+            Some(f) if !prefix.is_empty() => f.trim_start_matches('/'),
+            _ => c.file.as_str(),
+        };
+        let _ = writeln!(
+            o,
+            "  page {}: has a good doublewrite copy in {file} slot {} (LSN {}): the copy crash recovery would write over it",
+            c.page, c.slot, c.copy_lsn
+        );
+    }
 }
 
 /// `  page N: what` for each page of `pages`, up to

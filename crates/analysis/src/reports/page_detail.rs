@@ -2,6 +2,7 @@
 
 use crate::reports::page_records::PageRecords;
 use crate::reports::summary::verdict_name;
+use innodb_format::checksum::ChecksumLayout;
 use innodb_format::checksum::ChecksumVerdict;
 use innodb_format::context::PageContext;
 use innodb_format::field::Field;
@@ -10,8 +11,11 @@ use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
 use innodb_format::fil::trailer::FilTrailer;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::IndexPage;
+use innodb_format::space_format::SpaceFormat;
+use innodb_format::vendor::Vendor;
+use innodb_space::doublewrite_file::{self, DoublewriteKind, SlotArea};
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
+use innodb_space::{DoublewriteFile, Finding, FindingKind, SpaceError, Tablespace};
 use serde::Serialize;
 
 /// A titled group of fields (one on-disk structure), as the format
@@ -223,6 +227,121 @@ impl PageDetail {
             doublewrite_copy: check.doublewrite_copy,
             sections,
             records,
+            findings,
+            image: bytes.to_vec(),
+        })
+    }
+}
+
+impl PageDetail {
+    /// Decodes slot `n` of a doublewrite file: the slot's place, then the
+    /// copy it holds as the page it copies (its FIL header, body and
+    /// trailer; a ROW_FORMAT=COMPRESSED copy only by its FIL header), or a
+    /// reduced batch page's header and entries.
+    pub fn of_slot(file: &DoublewriteFile, n: u32) -> Result<PageDetail, SpaceError> {
+        let bytes = file.slot(n)?;
+        let size = bytes.len();
+        let format = SpaceFormat::assumed(size, size, ChecksumLayout::Classic);
+        let ctx = PageContext {
+            vendor: Vendor::MySql,
+            doublewrite_copy: true,
+            ..format.page_context(0, n)
+        };
+        let mut place = vec![
+            Field::new(0, 0, "slot", n.into()),
+            Field::new(0, 0, "file offset", file.slot_offset(n)),
+        ];
+        let reduced = file.kind() == DoublewriteKind::Reduced;
+        if !reduced {
+            let area = match file.area(n) {
+                SlotArea::Batch => "a batch segment's",
+                SlotArea::SinglePage => "a single-page flush's",
+            };
+            place.push(Field::with_meaning(0, 0, "area", 0, area));
+        }
+        let mut sections = vec![Section {
+            title: "doublewrite slot".into(),
+            fields: place,
+        }];
+        let mut findings = Vec::new();
+        let problem = |e: &innodb_format::FormatError| {
+            Finding::on_page(
+                FindingKind::Unreadable,
+                n,
+                e.offset(),
+                e.field(),
+                e.to_string(),
+            )
+        };
+        let (page_type, verdict) = if reduced {
+            let mut body = innodb_format::section::Body::default();
+            if !innodb_format::bytes::is_all_zero(bytes) {
+                innodb_format::dblwr::reduced::sections(bytes, &ctx, &mut body);
+            }
+            sections.extend(body.sections);
+            findings.extend(body.problems.iter().map(problem));
+            let verdict = doublewrite_file::verify_batch_page(bytes);
+            ("REDUCED_BATCH".to_string(), verdict)
+        } else {
+            let check = doublewrite_file::verify_copy(bytes);
+            let copy = bytes.get(..check.size).unwrap_or(bytes);
+            match FilHeader::parse(copy) {
+                Ok(fil) if !check.verdict.eq(&ChecksumVerdict::AllZero) => {
+                    sections.push(Section {
+                        title: "FIL header".into(),
+                        fields: fil.fields_at(0, &ctx),
+                    });
+                    if check.size < size {
+                        sections.push(Section {
+                            title: "ROW_FORMAT=COMPRESSED copy".into(),
+                            fields: vec![Field::with_meaning(
+                                0,
+                                check.size,
+                                "compressed page bytes",
+                                check.size as u64,
+                                "the rest of the slot is what it held before; `page` on its tablespace decodes the page",
+                            )],
+                        });
+                    } else {
+                        let body = innodb_format::body::decode(fil.page_type, copy, &ctx);
+                        sections.extend(body.sections);
+                        findings.extend(body.problems.iter().map(problem));
+                        if let Ok(t) = FilTrailer::fields(copy, false, &ctx) {
+                            sections.push(Section {
+                                title: "FIL trailer".into(),
+                                fields: t,
+                            });
+                        }
+                    }
+                    (
+                        fil.page_type.name(Vendor::MySql).into_owned(),
+                        check.verdict,
+                    )
+                }
+                _ => ("ALLOCATED".to_string(), check.verdict),
+            }
+        };
+        if let ChecksumVerdict::Invalid { .. } = verdict {
+            findings.push(Finding::on_page(
+                FindingKind::BadChecksum,
+                n,
+                0,
+                "FIL_PAGE_SPACE_OR_CHKSUM",
+                "the copy does not verify: crash recovery ignores it",
+            ));
+        }
+        Ok(PageDetail {
+            file: file.path().display().to_string(),
+            page: n,
+            file_offset: file.slot_offset(n),
+            physical_page_size: size,
+            page_type,
+            checksum: verdict_name(&verdict),
+            checksum_verdict: verdict,
+            lsn_consistent: None,
+            doublewrite_copy: !reduced,
+            sections,
+            records: None,
             findings,
             image: bytes.to_vec(),
         })

@@ -6,6 +6,7 @@ pub mod browse;
 pub mod checksum;
 pub mod columns;
 pub mod count;
+pub mod doublewrite;
 pub mod extents;
 pub mod fill;
 pub mod heatmap;
@@ -112,6 +113,7 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             records::run(inputs, file, &args, out)
         }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
+        Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
     }
 }
 

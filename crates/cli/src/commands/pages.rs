@@ -39,7 +39,14 @@ pub fn run(
     let Some(file) = file else {
         return datadir(inputs, &filter, out);
     };
-    let space = inputs.open(file)?;
+    let space = match inputs.open(file) {
+        Ok(space) => space,
+        Err(e) => {
+            return super::doublewrite::instead(inputs, e, |f| {
+                super::doublewrite::of_file(inputs, f, true, out)
+            })
+        }
+    };
     if let Some(r) = range {
         if r.0 >= space.page_count() {
             return Err(CliError::file(
