@@ -18,6 +18,7 @@ mod datadir_reports;
 mod fixtures;
 mod fuzz_corpus;
 mod mutations;
+mod mysql_pages;
 mod page_bodies;
 mod page_sweep;
 mod pictures;

@@ -1,0 +1,375 @@
+//! Pages and formats of MySQL 8.0+ on the real MySQL 9.7 fixture sets
+//! (`fixtures/mysql-p*`, see fixtures/README.md, "MySQL sets"), against the
+//! server's own numbers: transparent page compression (`COMPRESSION='zlib'`
+//! and `'lz4'`, with the holes the server punched), the rows of an INSTANT
+//! ADD/DROP table in ROW_FORMAT=REDUNDANT, the SDI and rows of
+//! ROW_FORMAT=COMPRESSED tables at every KEY_BLOCK_SIZE, the R-tree of a
+//! SPATIAL index, and every file read with no bad page (the doublewrite
+//! files aside). docs/mysql.md, "Page compression and formats", says what
+//! is read and how each number relates to the server's.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support;
+use crate::support::mysql::{sets, MysqlCopy};
+use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::rows::records::RecordsReport;
+use innodb_analysis::rows::schema::Schema;
+use innodb_format::value::column_value::Value as Cell;
+use innodb_space::{OpenOptions, Tablespace};
+use serde_json::Value;
+use std::path::Path;
+
+fn open(path: &Path) -> Tablespace {
+    Tablespace::open(path, OpenOptions::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every copy of every MySQL set: the crash copies, then the purged ones.
+fn copies() -> Vec<MysqlCopy> {
+    let (crash, purged): (Vec<_>, Vec<_>) = sets().into_iter().map(|s| (s.crash, s.purged)).unzip();
+    crash.into_iter().chain(purged).collect()
+}
+
+/// A value as `mysql -B -N -r` prints it (geometry selected as `HEX(g)`).
+fn client_text(v: &Cell) -> String {
+    match v {
+        Cell::Null => "NULL".into(),
+        Cell::Int(i) => i.to_string(),
+        Cell::UInt(u) => u.to_string(),
+        Cell::Float(f) => f.to_string(),
+        Cell::Text(t) => t.clone(),
+        Cell::Hex { hex } => hex.to_uppercase(),
+        Cell::Undecoded { undecoded } => format!("<undecoded: {undecoded}>"),
+    }
+}
+
+/// The rows of index `index` (the clustered one when `None`) of a file,
+/// typed with its own SDI.
+fn sdi_records(space: &Tablespace, index: Option<&str>) -> RecordsReport {
+    let sdi = SdiReport::build(space).unwrap_or_else(|e| panic!("{e:?}"));
+    let schema = Schema::from_sdi(&sdi).expect("a table in the SDI");
+    RecordsReport::build(space, &schema, index, false, None).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Compares a clustered index's rows with a rows file of the server (lines
+/// in `ORDER BY id`, columns as `truth.tables[].rows.columns` names them):
+/// the mismatches, at most 5, each naming the row.
+fn rows_against(r: &RecordsReport, want: &[Vec<String>], columns: &[&str]) -> Vec<String> {
+    let at: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            r.fields
+                .iter()
+                .position(|f| f.name == *c)
+                .unwrap_or_else(|| panic!("no column {c} in {:?}", r.fields))
+        })
+        .collect();
+    let mut bad = Vec::new();
+    if r.rows.len() != want.len() {
+        bad.push(format!("{} rows, the server {}", r.rows.len(), want.len()));
+    }
+    for (row, line) in r.rows.iter().zip(want) {
+        let got: Vec<String> = at.iter().map(|&i| client_text(&row.values[i])).collect();
+        if &got != line {
+            bad.push(format!("row {got:?}, the server's {line:?}"));
+        }
+    }
+    bad.truncate(5);
+    bad
+}
+
+/// The column names of `truth.tables[].rows.columns`.
+fn row_columns(table: &Value) -> Vec<&str> {
+    table["rows"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect()
+}
+
+/// The row of index `id` in an `indexes` report.
+fn index_row(report: &Value, id: u64) -> &Value {
+    report["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["index_id"] == id)
+        .unwrap_or_else(|| panic!("no index {id} in {report}"))
+}
+
+/// `mysql.innodb_index_stats` of `table.index`: the value of `stat`.
+fn index_stat(copy: &MysqlCopy, table: &str, index: &str, stat: &str) -> u64 {
+    copy.truth["index_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["table_name"] == table && s["index_name"] == index && s["stat_name"] == stat)
+        .and_then(|s| s["stat_value"].as_u64())
+        .unwrap_or_else(|| panic!("{}: no {stat} of {table}.{index}", copy.name))
+}
+
+// ---------------------------------------------------------------------------
+// Transparent page compression
+// ---------------------------------------------------------------------------
+
+const COMPRESSED_TABLES: [&str; 2] = ["t_zlib", "t_lz4"];
+
+/// `summary` of t_zlib.ibd and t_lz4.ibd: every page verifies (0 bad, 0
+/// findings), the page types are innochecksum's (which inflates the pages
+/// too), the pages compressed with the table's algorithm are those the
+/// server punched a hole in, and the bytes each compressed page keeps, rounded
+/// up to the file system block, are exactly what the server's file had
+/// allocated on that page (`files[...].data_extents`, read with
+/// SEEK_DATA/SEEK_HOLE): the hole after each page is where we say the
+/// compressed data ends.
+#[test]
+fn compressed_pages_inflate_verify_and_end_where_the_servers_holes_begin() {
+    let mut pages_checked = 0;
+    for copy in copies() {
+        let ps = copy.page_size();
+        for t in COMPRESSED_TABLES {
+            let rel = format!("test/{t}.ibd");
+            let facts = &copy.file_facts()[&rel];
+            let file = copy.file(&rel);
+            let what = format!("{}: {rel}", copy.name);
+            let (s, out) = support::run_json(["summary".as_ref(), file.as_os_str()]);
+            assert!(out.status.success(), "{what}: {s}");
+            assert_eq!(s["bad_checksums"], 0, "{what}");
+            assert_eq!(s["findings"], serde_json::json!([]), "{what}");
+            let want: serde_json::Map<String, Value> = facts["innochecksum"]["page_types"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, n)| n.as_u64() != Some(0))
+                .map(|(k, n)| (k.clone(), n.clone()))
+                .collect();
+            assert_eq!(s["page_types"], Value::Object(want), "{what}");
+            let n = s["page_count"].as_u64().unwrap();
+            assert_eq!(
+                s["allocated_bytes"],
+                Value::Null,
+                "{what}: a .gz keeps no holes"
+            );
+
+            // The server's data extents, as bytes of each page.
+            let extents: Vec<(u64, u64)> = facts["data_extents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| (e[0].as_u64().unwrap(), e[1].as_u64().unwrap()))
+                .collect();
+            let block = extents.iter().map(|e| e.1).min().unwrap();
+            assert!(
+                block.is_power_of_two() && block < ps,
+                "{what}: block {block}"
+            );
+            let mut on_page = vec![0u64; n as usize];
+            for (o, l) in &extents {
+                for p in o / ps..(o + l).div_ceil(ps) {
+                    let (a, b) = ((*o).max(p * ps), (o + l).min((p + 1) * ps));
+                    on_page[p as usize] += b - a;
+                }
+            }
+            // The pages the server punched a hole in: those it compressed
+            // (a page that would not save a block is written whole).
+            let holed = on_page.iter().filter(|&&b| b < ps).count() as u64;
+            assert!(holed > n / 2, "{what}: {holed} of {n} pages have a hole");
+            assert_eq!(s["page_compressed_pages"], holed, "{what}");
+            let algo = t.trim_start_matches("t_");
+            assert_eq!(
+                s["page_compression"]["by_algorithm"],
+                serde_json::json!({ algo: holed }),
+                "{what}"
+            );
+            assert_eq!(s["page_compression"]["layout"], "mysql", "{what}");
+            let (list, _) = support::run_json(["pages".as_ref(), file.as_os_str()]);
+            for p in list["pages"].as_array().unwrap() {
+                let no = p["page"].as_u64().unwrap();
+                let stored = match p["compressed_bytes"].as_u64() {
+                    Some(c) => (38 + c).div_ceil(block) * block,
+                    None => ps,
+                };
+                if no + 1 == n {
+                    // The last page: all zero, written by the server when it
+                    // extended the file (not a hole).
+                    assert_eq!(p["checksum"], "all_zero", "{what}");
+                    continue;
+                }
+                assert_eq!(stored, on_page[no as usize], "{what}: page {no}: {p}");
+                pages_checked += 1;
+            }
+        }
+    }
+    assert!(pages_checked > 250, "{pages_checked} pages compared");
+}
+
+/// The rows of t_zlib and t_lz4, typed with their own SDI (whose page is
+/// compressed too), are the server's: every line of `rows/*.tsv.gz`; the
+/// PRIMARY walk has the server's leaf pages, size and `COUNT(*)`
+/// (`innodb_index_stats`), and every index page the level and record count
+/// innochecksum's page dump gives.
+#[test]
+fn compressed_tables_give_the_servers_rows_and_counts() {
+    let mut rows = 0;
+    for copy in copies() {
+        for t in COMPRESSED_TABLES {
+            let rel = format!("test/{t}.ibd");
+            let what = format!("{}: {rel}", copy.name);
+            let space = open(&copy.file(&rel));
+            let table = copy.table(&format!("test/{t}"));
+            let r = sdi_records(&space, None);
+            assert!(r.findings.is_empty(), "{what}: {:?}", r.findings);
+            let want = copy.rows(table["rows"]["file"].as_str().unwrap());
+            let bad = rows_against(&r, &want, &row_columns(table));
+            assert!(bad.is_empty(), "{what}: {bad:?}");
+            rows += r.rows.len();
+
+            let (ix, _) = support::run_json(["indexes".as_ref(), copy.file(&rel).as_os_str()]);
+            let primary = index_row(&ix, r.index_id);
+            assert_eq!(primary["records"], table["count"], "{what}");
+            assert_eq!(
+                primary["leaf_pages"],
+                index_stat(&copy, t, "PRIMARY", "n_leaf_pages"),
+                "{what}"
+            );
+            assert_eq!(
+                primary["size_pages"],
+                index_stat(&copy, t, "PRIMARY", "size"),
+                "{what}"
+            );
+            assert_eq!(ix["findings"], serde_json::json!([]), "{what}");
+
+            let (list, _) = support::run_json(["pages".as_ref(), copy.file(&rel).as_os_str()]);
+            let dump = &copy.file_facts()[&rel]["innochecksum"]["page_dump"]["index_pages"];
+            for d in dump.as_array().unwrap() {
+                let p = &list["pages"][d[0].as_u64().unwrap() as usize];
+                assert_eq!(
+                    (&p["type"], &p["level"], &p["records"]),
+                    (&d[5], &d[2], &d[3]),
+                    "{what}: page {p}, innochecksum {d}"
+                );
+            }
+        }
+    }
+    assert!(rows >= 2 * 2000 * 6, "{rows} rows");
+}
+
+/// Every command a DBA starts with works on the compressed tables, with
+/// exit 0 and no finding: `summary`, `checksum`, `pages`, `page` (of a
+/// compressed index page: the control bytes, the block and the hole after
+/// it named), `indexes`, `records`, `sdi`.
+#[test]
+fn every_command_reads_the_compressed_tables() {
+    for set in sets() {
+        for t in COMPRESSED_TABLES {
+            let file = set.crash.file(&format!("test/{t}.ibd"));
+            let f = file.as_os_str();
+            for args in [
+                vec!["summary".as_ref(), f],
+                vec!["checksum".as_ref(), f],
+                vec!["pages".as_ref(), f],
+                vec!["indexes".as_ref(), f],
+                vec!["records".as_ref(), f],
+                vec!["sdi".as_ref(), f],
+                vec!["page".as_ref(), f, "5".as_ref()],
+            ] {
+                let out = support::run(&args);
+                let text = String::from_utf8_lossy(&out.stdout);
+                assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
+                assert!(
+                    !text.contains("Findings: ") || text.contains("Findings: none"),
+                    "{args:?}: {text}"
+                );
+            }
+            let out = support::run(["page".as_ref(), f, "5".as_ref()]);
+            let text = String::from_utf8(out.stdout).unwrap();
+            let algo = t.trim_start_matches("t_");
+            for want in [
+                format!("MySQL compressed page (COMPRESSION='{algo}')"),
+                "FIL_PAGE_VERSION".into(),
+                format!(
+                    "FIL_PAGE_ALGORITHM_V1      {}  ({algo})",
+                    if algo == "zlib" { 1 } else { 2 }
+                ),
+                "FIL_PAGE_ORIGINAL_TYPE_V1  17855  (INDEX)".into(),
+                "FIL_PAGE_ORIGINAL_SIZE_V1".into(),
+                "FIL_PAGE_COMPRESS_SIZE_V1".into(),
+                "all zero: the hole the server punches".into(),
+                "PAGE_N_RECS".into(),
+            ] {
+                assert!(text.contains(&want), "{}: {want}:\n{text}", set.crash.name);
+            }
+        }
+    }
+}
+
+/// A sparse copy of t_zlib.ibd made from the server's own data extents:
+/// `summary` says what the file occupies on disk (`st_blocks`), which is
+/// what those extents take, and reads it as the dense copy.
+#[test]
+fn summary_says_what_a_sparse_compressed_file_occupies() {
+    use std::io::{Seek, SeekFrom, Write};
+    let tmp = tempfile::tempdir().unwrap();
+    for set in sets() {
+        let copy = &set.crash;
+        let rel = "test/t_zlib.ibd";
+        let facts = &copy.file_facts()[rel];
+        let dense = support::gunzip_into(&copy.file(rel), tmp.path());
+        let bytes = std::fs::read(&dense).unwrap();
+        let sparse_path = tmp
+            .path()
+            .join(format!("{}-sparse.ibd", copy.name.replace('/', "-")));
+        let mut sparse = std::fs::File::create(&sparse_path).unwrap();
+        let mut data = 0;
+        for e in facts["data_extents"].as_array().unwrap() {
+            let (o, l) = (e[0].as_u64().unwrap(), e[1].as_u64().unwrap());
+            sparse.seek(SeekFrom::Start(o)).unwrap();
+            sparse
+                .write_all(&bytes[o as usize..(o + l) as usize])
+                .unwrap();
+            data += l;
+        }
+        sparse.set_len(bytes.len() as u64).unwrap();
+        sparse.sync_all().unwrap();
+        drop(sparse);
+        let blocks = {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(&sparse_path).unwrap().blocks() * 512
+        };
+        if blocks >= bytes.len() as u64 {
+            eprintln!("{}: this file system keeps no holes; skipped", copy.name);
+            continue;
+        }
+        let (s, out) = support::run_json(["summary".as_ref(), sparse_path.as_os_str()]);
+        assert!(out.status.success());
+        assert_eq!(s["allocated_bytes"], blocks, "{}", copy.name);
+        assert_eq!(s["file_bytes"], bytes.len() as u64);
+        // What the data extents take, give or take the file system's own
+        // bookkeeping (the server's file had one block more than its extents).
+        assert!(
+            blocks >= data && blocks <= data + 8192,
+            "{blocks} for {data} bytes of data"
+        );
+        assert!(
+            facts["allocated_bytes"].as_u64().unwrap() >= data,
+            "{}",
+            copy.name
+        );
+        let (d, _) = support::run_json(["summary".as_ref(), dense.as_os_str()]);
+        assert_eq!(s["page_types"], d["page_types"]);
+        assert_eq!(s["checksum_algorithms"], d["checksum_algorithms"]);
+        let text =
+            String::from_utf8(support::run(["summary".as_ref(), sparse_path.as_os_str()]).stdout)
+                .unwrap();
+        assert!(
+            text.contains(&format!(
+                "On disk           {blocks} bytes allocated of {}",
+                bytes.len()
+            )),
+            "{text}"
+        );
+        assert!(text.contains("MySQL COMPRESSION (zlib"), "{text}");
+    }
+}
