@@ -441,3 +441,275 @@ fn instant_add_drop_rows_of_every_version_and_row_format() {
     }
     assert_eq!(rows, 6 * 3 * 2000);
 }
+
+// ---------------------------------------------------------------------------
+// ROW_FORMAT=COMPRESSED: the SDI at every KEY_BLOCK_SIZE
+// ---------------------------------------------------------------------------
+
+/// The ROW_FORMAT=COMPRESSED tables of a copy (t_zip1, …, t_zip16): those
+/// the server made (`truth.tables`; it refuses a KEY_BLOCK_SIZE above the
+/// page size, and every one with 64 KiB pages: `truth.refused`).
+fn zip_tables(copy: &MysqlCopy) -> Vec<String> {
+    copy.tables()
+        .iter()
+        .filter(|t| t["row_format"] == "Compressed")
+        .filter_map(|t| {
+            t["name"]
+                .as_str()?
+                .strip_prefix("test/")
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The SDI of every ROW_FORMAT=COMPRESSED table is ibd2sdi's: the same
+/// objects, each equal to the one ibd2sdi printed (with KEY_BLOCK_SIZE=1
+/// the table's object does not fit its 1 KiB page: it is read from its
+/// SDI_ZBLOB chain); the rows typed with that SDI are the server's, and
+/// each index has `COUNT(*)` records.
+#[test]
+fn compressed_row_format_sdi_and_rows_at_every_key_block_size() {
+    let mut tables = Vec::new();
+    for copy in copies() {
+        let refused: Vec<&str> = copy.truth["refused"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["table"].as_str())
+            .collect();
+        let zips = zip_tables(&copy);
+        for k in [1, 2, 4, 8, 16] {
+            let t = format!("t_zip{k}");
+            assert!(
+                zips.contains(&t) != refused.contains(&t.as_str()),
+                "{}: {t} is neither made nor refused",
+                copy.name
+            );
+        }
+        for t in zips {
+            let rel = format!("test/{t}.ibd");
+            let what = format!("{}: {rel}", copy.name);
+            let space = open(&copy.file(&rel));
+            let sdi = SdiReport::build(&space).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+            assert!(sdi.findings.is_empty(), "{what}: {:?}", sdi.findings);
+            let theirs = ibd2sdi(&copy, &rel);
+            let ours: Vec<(u64, u64, &Value)> = sdi
+                .records
+                .iter()
+                .map(|r| (u64::from(r.sdi_type), r.id, &r.object))
+                .collect();
+            assert_eq!(ours.len(), theirs.len(), "{what}");
+            for (ty, id, object) in &ours {
+                let want = theirs
+                    .iter()
+                    .find(|o| o["type"] == *ty && o["id"] == *id)
+                    .unwrap_or_else(|| panic!("{what}: ibd2sdi has no object {ty}/{id}"));
+                assert_eq!(*object, &want["object"], "{what}: object {ty}/{id}");
+            }
+            assert!(ours.iter().any(|o| o.0 == 1), "{what}: no table object");
+
+            let table = copy.table(&format!("test/{t}"));
+            let r = sdi_records(&space, None);
+            assert!(r.findings.is_empty(), "{what}: {:?}", r.findings);
+            let want = copy.rows(table["rows"]["file"].as_str().unwrap());
+            let bad = rows_against(&r, &want, &row_columns(table));
+            assert!(bad.is_empty(), "{what}: {bad:?}");
+            let (ix, _) = support::run_json(["indexes".as_ref(), copy.file(&rel).as_os_str()]);
+            for i in innodb_indexes(&copy, &t) {
+                let row = index_row(&ix, i["index_id"].as_u64().unwrap());
+                assert_eq!(row["root_page"], i["page_no"], "{what}: {}", i["name"]);
+                assert_eq!(row["records"], table["count"], "{what}: {}", i["name"]);
+            }
+            tables.push(what);
+        }
+    }
+    // 5 tables with 16 KiB pages, 4 with 8 KiB, none with 64 KiB; twice.
+    assert_eq!(tables.len(), 18, "{tables:?}");
+}
+
+/// The objects ibd2sdi printed for `rel` (`sdi/<rel>.json.gz`).
+fn ibd2sdi(copy: &MysqlCopy, rel: &str) -> Vec<Value> {
+    let gz = std::fs::read(copy.root.join("sdi").join(format!("{rel}.json.gz")))
+        .unwrap_or_else(|e| panic!("{}: sdi of {rel}: {e}", copy.name));
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).unwrap();
+    let all: Value = serde_json::from_str(&text).unwrap();
+    all.as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o.is_object())
+        .cloned()
+        .collect()
+}
+
+/// The rows of `INFORMATION_SCHEMA.INNODB_INDEXES` of table `t` (in `test`).
+fn innodb_indexes<'a>(copy: &'a MysqlCopy, t: &str) -> Vec<&'a Value> {
+    let id = &copy.table(&format!("test/{t}"))["innodb_tables"][0]["table_id"];
+    copy.truth["innodb_indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| &i["table_id"] == id)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// R-tree (SPATIAL index)
+// ---------------------------------------------------------------------------
+
+/// The bounding box (xmin, xmax, ymin, ymax) of a geometry as the client
+/// prints `HEX(g)`: a 4-byte SRID, then WKB (here a POINT or a POLYGON).
+fn geometry_box(hex: &str) -> [f64; 4] {
+    let b: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    let u32le = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+    let f64le = |o: usize| f64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+    assert_eq!(b[4], 1, "little-endian WKB");
+    let points: Vec<(f64, f64)> = match u32le(5) {
+        1 => vec![(f64le(9), f64le(17))],
+        3 => {
+            assert_eq!(u32le(9), 1, "one ring");
+            (0..u32le(13) as usize)
+                .map(|i| (f64le(17 + 16 * i), f64le(25 + 16 * i)))
+                .collect()
+        }
+        t => panic!("WKB type {t}"),
+    };
+    let mut m = [f64::MAX, f64::MIN, f64::MAX, f64::MIN];
+    for (x, y) in points {
+        m = [m[0].min(x), m[1].max(x), m[2].min(y), m[3].max(y)];
+    }
+    m
+}
+
+/// The union of boxes.
+fn union(boxes: impl Iterator<Item = [f64; 4]>) -> [f64; 4] {
+    boxes.fold([f64::MAX, f64::MIN, f64::MAX, f64::MIN], |m, b| {
+        [
+            m[0].min(b[0]),
+            m[1].max(b[1]),
+            m[2].min(b[2]),
+            m[3].max(b[3]),
+        ]
+    })
+}
+
+/// The SPATIAL index of t_spatial walked as the server has it: its root is
+/// `INNODB_INDEXES.PAGE_NO`, it has `COUNT(*)` leaf records, its pages are
+/// the RTREE pages innochecksum counts (as "Other type of page"), each
+/// leaf record's MBR is the bounding box of that row's geometry as the
+/// server returns it, and each node pointer's MBR is the bounding box of
+/// the geometries of the rows on the page it leads to (the tree is only
+/// inserted into: no MBR is wider than its child's).
+#[test]
+fn spatial_index_pages_mbrs_and_counts_are_the_servers() {
+    use innodb_format::index::header::IndexHeader;
+    use innodb_format::index::page::{IndexPage, RecordList};
+    use innodb_format::index::rtree::Mbr;
+    let mut pointers = 0;
+    for copy in copies() {
+        let rel = "test/t_spatial.ibd";
+        let what = format!("{}: {rel}", copy.name);
+        let table = copy.table("test/t_spatial");
+        let sp = innodb_indexes(&copy, "t_spatial")
+            .into_iter()
+            .find(|i| i["name"] == "sp_g")
+            .unwrap();
+        let (ix, _) = support::run_json(["indexes".as_ref(), copy.file(rel).as_os_str()]);
+        let row = index_row(&ix, sp["index_id"].as_u64().unwrap());
+        assert_eq!(row["root_page"], sp["page_no"], "{what}");
+        assert_eq!(row["records"], table["count"], "{what}");
+        let other = &copy.file_facts()[rel]["innochecksum"]["page_types"]["OTHER"];
+        assert_eq!(row["size_pages"], *other, "{what}");
+        assert_eq!(ix["findings"], serde_json::json!([]), "{what}");
+
+        // The server's boxes, by id.
+        let geometry: std::collections::HashMap<String, [f64; 4]> = copy
+            .rows(table["rows"]["file"].as_str().unwrap())
+            .into_iter()
+            .map(|l| (l[0].clone(), geometry_box(&l[1])))
+            .collect();
+        let space = open(&copy.file(rel));
+        let r = sdi_records(&space, Some("sp_g"));
+        assert!(r.findings.is_empty(), "{what}: {:?}", r.findings);
+        assert_eq!(r.rows.len(), geometry.len(), "{what}");
+        let (g, id) = (
+            r.fields.iter().position(|f| f.name == "g").unwrap(),
+            r.fields.iter().position(|f| f.name == "id").unwrap(),
+        );
+        let mut by_page: std::collections::BTreeMap<u32, Vec<[f64; 4]>> = Default::default();
+        for row in &r.rows {
+            let Cell::Hex { hex } = &row.values[g] else {
+                panic!("{what}: g is {:?}", row.values[g]);
+            };
+            let bytes: Vec<u8> = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            let m = Mbr::parse_at(&bytes, 0).unwrap();
+            let want = geometry[&client_text(&row.values[id])];
+            assert_eq!(
+                [m.xmin, m.xmax, m.ymin, m.ymax],
+                want,
+                "{what}: row {row:?}"
+            );
+            by_page.entry(row.page).or_default().push(want);
+        }
+
+        // The root's node pointers: one per leaf page, each with the box
+        // of the rows on it.
+        let root = sp["page_no"].as_u64().unwrap() as u32;
+        let page = space.page(root).unwrap();
+        let header = IndexHeader::parse(page).unwrap();
+        assert_eq!(header.level, 1, "{what}: two levels");
+        let mut list = RecordList::default();
+        IndexPage::new(page, header).walk(&mut list, &mut Vec::new());
+        assert!(list.complete, "{what}");
+        assert_eq!(list.records.len(), by_page.len(), "{what}");
+        for rec in &list.records {
+            let m = Mbr::parse_at(page, rec.origin).unwrap();
+            let child = innodb_format::bytes::u32_at(page, rec.origin + 32, "child").unwrap();
+            let rows = by_page
+                .get(&child)
+                .unwrap_or_else(|| panic!("{what}: child {child} has no leaf row"));
+            let want = union(rows.iter().copied());
+            assert_eq!(
+                [m.xmin, m.xmax, m.ymin, m.ymax],
+                want,
+                "{what}: child {child}"
+            );
+            pointers += 1;
+        }
+    }
+    assert!(pointers >= 6 * 4, "{pointers} node pointers");
+}
+
+// ---------------------------------------------------------------------------
+// Every file
+// ---------------------------------------------------------------------------
+
+/// Every file of every MySQL copy but the doublewrite files (another
+/// helper's area) is read by `summary` with no bad page and no finding:
+/// innochecksum's count of bad pages (`--allow-mismatches`), 0 for each.
+#[test]
+fn every_mysql_file_reads_with_no_bad_page() {
+    let mut files = 0;
+    for copy in copies() {
+        for (rel, facts) in copy.file_facts() {
+            if facts["kind"] == "doublewrite" {
+                continue;
+            }
+            let what = format!("{}: {rel}", copy.name);
+            let (s, out) = support::run_json(["summary".as_ref(), copy.file(rel).as_os_str()]);
+            assert!(out.status.success(), "{what}: {s}");
+            let bad = &facts["innochecksum"]["check_all"]["bad_pages_count"];
+            if !bad.is_null() {
+                assert_eq!(s["bad_checksums"], *bad, "{what}");
+            }
+            assert_eq!(s["bad_checksums"], 0, "{what}");
+            assert_eq!(s["findings"], serde_json::json!([]), "{what}");
+            files += 1;
+        }
+    }
+    assert!(files > 6 * 30, "{files} files");
+}

@@ -7,6 +7,7 @@ use innodb_format::index::sdi::{self, SdiRecord};
 use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::space_map::{NoSpaceMap, SpaceMap};
+use innodb_space::zblob::read_sdi_zblob;
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
@@ -85,7 +86,22 @@ impl SdiReport {
             let data = match rec.external {
                 None => rec.local.clone(),
                 Some(r) => {
-                    match blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf) {
+                    let chain = if space.format().is_zip() {
+                        // A ROW_FORMAT=COMPRESSED tablespace: the data is
+                        // one zlib stream over SDI_ZBLOB pages.
+                        let want = (rec.compressed_len as usize).min(sdi::MAX_SDI_BYTES);
+                        let rest = want.saturating_sub(rec.local.len());
+                        read_sdi_zblob(&mut pages, r.page_no, r.offset, rest, &mut buf).map(
+                            |tail| {
+                                let mut d = rec.local.clone();
+                                d.extend_from_slice(&tail);
+                                d
+                            },
+                        )
+                    } else {
+                        blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf)
+                    };
+                    match chain {
                         Ok(d) => d,
                         Err(message) => {
                             findings.push(Finding::on_page(
