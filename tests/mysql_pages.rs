@@ -259,7 +259,8 @@ fn compressed_tables_give_the_servers_rows_and_counts() {
 /// Every command a DBA starts with works on the compressed tables, with
 /// exit 0 and no finding: `summary`, `checksum`, `pages`, `page` (of a
 /// compressed index page: the control bytes, the block and the hole after
-/// it named), `indexes`, `records`, `sdi`.
+/// it named), `indexes`, `records`, `sdi`, `count` (its exact count the
+/// server's `COUNT(*)`), `extents`, `segments`, `waste`, `fill`.
 #[test]
 fn every_command_reads_the_compressed_tables() {
     for set in sets() {
@@ -274,6 +275,11 @@ fn every_command_reads_the_compressed_tables() {
                 vec!["records".as_ref(), f],
                 vec!["sdi".as_ref(), f],
                 vec!["page".as_ref(), f, "5".as_ref()],
+                vec!["count".as_ref(), f],
+                vec!["extents".as_ref(), f],
+                vec!["segments".as_ref(), f],
+                vec!["waste".as_ref(), f],
+                vec!["fill".as_ref(), f],
             ] {
                 let out = support::run(&args);
                 let text = String::from_utf8_lossy(&out.stdout);
@@ -283,6 +289,13 @@ fn every_command_reads_the_compressed_tables() {
                     "{args:?}: {text}"
                 );
             }
+            let (count, _) = support::run_json(["count".as_ref(), f]);
+            let count_now = &set.crash.table(&format!("test/{t}"))["count"];
+            assert_eq!(
+                count["indexes"][0]["exact_rows"], *count_now,
+                "{}",
+                set.crash.name
+            );
             let out = support::run(["page".as_ref(), f, "5".as_ref()]);
             let text = String::from_utf8(out.stdout).unwrap();
             let algo = t.trim_start_matches("t_");
