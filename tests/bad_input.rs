@@ -589,7 +589,7 @@ fn empty_file_is_fatal_for_every_command() {
         f.fatal(&run, &gz, &["empty"]);
     }
     // The library says the same, with the path.
-    match innodb_space::Tablespace::open(&empty, innodb_space::OpenOptions { page_size: None }) {
+    match innodb_space::Tablespace::open(&empty, innodb_space::OpenOptions::default()) {
         Ok(_) => f.fail("Tablespace::open accepted an empty file"),
         Err(e) => f.check(
             matches!(e, innodb_space::SpaceError::Empty { .. })
@@ -871,7 +871,13 @@ fn mutated_real_files_never_panic() {
             // In process: every report, every page, serialised.
             for page_size in [None, Some(b.physical)] {
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let Ok(space) = Tablespace::open(&file, OpenOptions { page_size }) else {
+                    let Ok(space) = Tablespace::open(
+                        &file,
+                        OpenOptions {
+                            page_size,
+                            ..OpenOptions::default()
+                        },
+                    ) else {
                         return;
                     };
                     let s = Summary::build(&space);

@@ -29,6 +29,11 @@ pub struct Cli {
     /// it (the server's innodb_undo_directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub undo_directory: Option<PathBuf>,
+    /// The most a `.gz` input is inflated to (bytes, or with k, M, G, T).
+    /// Without it: twice what its page 0 claims plus 64M, at most 64G;
+    /// never more than the temporary directory has room for.
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub gz_limit: Option<ByteSize>,
     /// No progress bar on stderr (it is shown only on a terminal, for scans
     /// that take more than a second).
     #[arg(long, short, global = true)]
@@ -225,7 +230,8 @@ pub enum Command {
     Count {
         /// The tablespace file (none with --datadir: every tablespace of the directory).
         file: Option<PathBuf>,
-        /// Leaf pages to sample per index.
+        /// Leaf pages to sample per index (at most as many as the index has
+        /// leaf pages, when that is more than the default).
         #[arg(long, default_value_t = innodb_analysis::reports::count_report::DEFAULT_SAMPLE_PAGES)]
         sample_pages: usize,
         /// Seed of the random dives (the same seed gives the same estimate).
@@ -282,6 +288,34 @@ impl std::str::FromStr for PageSize {
     }
 }
 
+/// A size in bytes, given as a number with an optional k, M, G or T
+/// (powers of 1024).
+#[derive(Debug, Clone, Copy)]
+pub struct ByteSize(pub u64);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("'{s}' is not a size: give bytes, or a number with k, M, G or T");
+        let t = s.trim();
+        let (digits, shift) = match t.char_indices().last() {
+            Some((i, c)) if c.is_ascii_alphabetic() => {
+                let shift = match c.to_ascii_lowercase() {
+                    'k' => 10,
+                    'm' => 20,
+                    'g' => 30,
+                    't' => 40,
+                    _ => return Err(bad()),
+                };
+                (t.get(..i).unwrap_or(""), shift)
+            }
+            _ => (t, 0),
+        };
+        let n: u64 = digits.parse().map_err(|_| bad())?;
+        n.checked_mul(1 << shift).map(ByteSize).ok_or_else(bad)
+    }
+}
+
 /// An inclusive page range `A..B`.
 #[derive(Debug, Clone, Copy)]
 pub struct PageRange(pub u32, pub u32);
@@ -325,6 +359,15 @@ mod tests {
         assert!("abc".parse::<PageSize>().is_err());
         assert!("1000".parse::<PageSize>().is_err());
         assert!("18446744073709551615k".parse::<PageSize>().is_err());
+    }
+
+    #[test]
+    fn byte_sizes() {
+        let b = |s: &str| s.parse::<ByteSize>().map(|b| b.0);
+        assert_eq!(b("100"), Ok(100));
+        assert_eq!(b("64G"), Ok(64 << 30));
+        assert_eq!(b("2t"), Ok(2 << 40));
+        assert!(b("1x").is_err() && b("").is_err() && b("99999999999T").is_err());
     }
 
     #[test]

@@ -45,6 +45,7 @@ impl Inputs {
             format: cli.format,
             options: OpenOptions {
                 page_size: cli.page_size.map(|s| s.0),
+                gz_limit: cli.gz_limit.map(|s| s.0),
             },
             system: cli.system.clone(),
             datadir,
@@ -140,6 +141,28 @@ impl Inputs {
         Ok((self.open_plain(system)?, self.open_all(undo)?))
     }
 
+    /// Refuses an output path (a PNG, or a directory of PNGs) inside the
+    /// data directory being read: evidence is never written into, and a
+    /// later `--datadir` run would read what was written there.
+    pub fn check_output(&self, path: Option<&Path>) -> Result<(), CliError> {
+        let (Some(path), Some(dir)) = (path, &self.datadir) else {
+            return Ok(());
+        };
+        let (Some(out), Ok(root)) = (resolved(path), dir.root.canonicalize()) else {
+            return Ok(());
+        };
+        if out.starts_with(&root) {
+            return Err(CliError::file(
+                path,
+                format!(
+                    "is inside the data directory {} being read: write the output elsewhere (innodb-inspect never writes into the files it reads)",
+                    dir.root.display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Opens `path` as it is, without the progress bar.
     pub fn open_plain(&self, path: &Path) -> Result<Tablespace, CliError> {
         Ok(Tablespace::open(path, self.options)?)
@@ -149,4 +172,48 @@ impl Inputs {
     pub fn open_all(&self, paths: &[PathBuf]) -> Result<Vec<Tablespace>, CliError> {
         paths.iter().map(|p| self.open_plain(p)).collect()
     }
+}
+
+/// `path` with every link and `..` resolved, as far as it exists: its
+/// existing ancestor resolved, the rest appended.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut tail = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return Some(tail.iter().rev().fold(real, |p, part| p.join(part)));
+        }
+        tail.push(at.file_name()?.to_os_string());
+        at = at.parent()?;
+    }
+}
+
+/// Largest file an argument names that is read whole (`--ddl`): a
+/// `CREATE TABLE` statement is kilobytes.
+pub const ARGUMENT_FILE_LIMIT: u64 = 1 << 20;
+
+/// The text of a file an argument names (`what`: the option), read only
+/// when it is a regular file of at most [`ARGUMENT_FILE_LIMIT`] bytes: a
+/// FIFO would block, a device (`/dev/zero`) never end.
+pub fn read_argument_file(path: &Path, what: &str) -> Result<String, CliError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| CliError::file(path, e.to_string()))?;
+    if !meta.is_file() {
+        return Err(CliError::file(
+            path,
+            format!("{what} names no regular file (a directory, FIFO, socket or device)"),
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(ARGUMENT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(|e| CliError::file(path, e.to_string()))?;
+    if text.len() as u64 > ARGUMENT_FILE_LIMIT {
+        return Err(CliError::file(
+            path,
+            format!("{what} is longer than {ARGUMENT_FILE_LIMIT} bytes: not read"),
+        ));
+    }
+    Ok(text)
 }

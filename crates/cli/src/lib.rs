@@ -22,15 +22,23 @@ pub const EXIT_FATAL: u8 = 2;
 /// Exit code of `checksum` when some page does not verify.
 pub const EXIT_BAD_PAGES: u8 = 1;
 
-/// Runs the command line `cli`: its report goes to `out.out`, notes and
-/// errors to `out.err`; returns the exit code.
+/// Runs the command line `cli`: its report goes to the output's `out`,
+/// notes and errors to its `err`; returns the exit code. A report that
+/// could not be written (a full disk; not a closed pipe) is a failure.
 pub fn run(cli: &Cli, out: &mut Output) -> u8 {
     let result =
         inputs::Inputs::resolve(cli).and_then(|inputs| commands::run(&inputs, &cli.command, out));
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(e) => {
             out.say(&format!("error: {e}"));
+            EXIT_FATAL
+        }
+    };
+    match out.finish() {
+        Ok(()) => code,
+        Err(e) => {
+            out.say(&format!("error: cannot write the output: {e}"));
             EXIT_FATAL
         }
     }

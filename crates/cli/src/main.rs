@@ -3,18 +3,14 @@
 
 use clap::Parser;
 use innodb_inspect::{Cli, Output};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut stdout = std::io::stdout().lock();
+    let terminal = std::io::stdout().is_terminal();
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut stderr = std::io::stderr();
-    let code = innodb_inspect::run(
-        &cli,
-        &mut Output {
-            out: &mut stdout,
-            err: &mut stderr,
-        },
-    );
+    let code = innodb_inspect::run(&cli, &mut Output::new(&mut stdout, &mut stderr, terminal));
     ExitCode::from(code)
 }

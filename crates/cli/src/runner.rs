@@ -4,7 +4,7 @@
 //! the totals.
 
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::{over_files, DatadirReport, FileResult};
 use innodb_render::Serialize;
@@ -93,6 +93,8 @@ pub struct PerFile<'a, R, T> {
     pub totals: fn(&[FileResult<R>]) -> T,
     /// A data directory's report as text.
     pub datadir_text: &'a dyn Fn(&DatadirReport<R, T>) -> String,
+    /// What the text is: `Kind::Coloured` when it carries colour escapes.
+    pub kind: Kind,
 }
 
 impl<R: Serialize + Send, T: Serialize> PerFile<'_, R, T> {
@@ -106,14 +108,14 @@ impl<R: Serialize + Send, T: Serialize> PerFile<'_, R, T> {
     ) -> Result<u8, CliError> {
         if let Some(file) = file {
             let report = (self.build)(&inputs.open(file)?)?;
-            out.report(inputs.format, &report, self.text);
+            out.report_as(inputs.format, &report, self.text, self.kind);
             return Ok(0);
         }
         let files = over(inputs, self.command, |s| {
             (self.build)(s).map_err(|e| e.in_datadir())
         })?;
         let report = files.with_totals(self.totals);
-        out.report(inputs.format, &report, self.datadir_text);
+        out.report_as(inputs.format, &report, self.datadir_text, self.kind);
         Ok(status(&report.files))
     }
 }

@@ -7,6 +7,7 @@ pub mod ansi;
 pub mod datadir_text;
 pub mod json;
 pub mod png;
+pub mod safe;
 
 /// What a report must be to be rendered as JSON.
 pub use serde::Serialize;

@@ -195,14 +195,10 @@ impl Subject<'_> {
         };
         let inputs = inputs.with_dictionary(self.dict.cloned().map(Arc::new));
         let (mut out, mut err) = (Counter(0), Counter(0));
-        let _ = innodb_inspect::commands::run(
-            &inputs,
-            &cli.command,
-            &mut Output {
-                out: &mut out,
-                err: &mut err,
-            },
-        );
+        let mut output = Output::new(&mut out, &mut err, false);
+        let _ = innodb_inspect::commands::run(&inputs, &cli.command, &mut output);
+        let _ = output.finish();
+        drop(output);
         out.0 + err.0
     }
 }

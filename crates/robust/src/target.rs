@@ -110,6 +110,7 @@ fn each_opening(
     for page_size in [4096, 16384] {
         let options = OpenOptions {
             page_size: Some(page_size),
+            ..OpenOptions::default()
         };
         if let Ok(space) = Tablespace::open(scratch, options) {
             out += subject(&space, Some(page_size));

@@ -1,7 +1,11 @@
 //! The bytes of a file: a read-only memory map for random access to single
 //! pages, and positioned reads into a caller's buffer for whole-file scans (so
 //! that a scan's memory stays flat however large the file). `.gz` files are
-//! first inflated into an anonymous temporary file.
+//! first inflated into an anonymous temporary file, up to a limit: the
+//! user's (`OpenOptions::gz_limit`) when given, else the size their page 0
+//! claims (twice `FSP_SIZE` pages, and some slack) and at most
+//! [`GZ_LIMIT_DEFAULT`]; never more than the free space of the temporary
+//! directory — a small crafted `.gz` cannot fill the disk.
 
 use crate::SpaceError;
 use memmap2::Mmap;
@@ -35,11 +39,18 @@ fn allocated(_: &std::fs::Metadata) -> Option<u64> {
     None
 }
 
+/// The most a `.gz` input is inflated to when no limit is given: 64 GiB.
+pub const GZ_LIMIT_DEFAULT: u64 = 64 << 30;
+
+/// Space left free in the temporary directory while inflating.
+const TMP_RESERVE: u64 = 256 << 20;
+
 impl Source {
     /// Opens `path` read-only and maps it. A gzip file (magic `1f 8b`) is
     /// inflated, streaming, into an unnamed temporary file that is mapped
-    /// instead; the original is never written.
-    pub fn open(path: &Path) -> Result<Self, SpaceError> {
+    /// instead: at most `gz_limit` bytes when given, else no more than its
+    /// page 0 claims nor [`GZ_LIMIT_DEFAULT`]; the original is never written.
+    pub fn open(path: &Path, gz_limit: Option<u64>) -> Result<Self, SpaceError> {
         let io = |source| SpaceError::Io {
             path: path.to_path_buf(),
             source,
@@ -69,10 +80,7 @@ impl Source {
         };
         if inflated_from_gzip {
             file.seek(SeekFrom::Start(0)).map_err(io)?;
-            let mut tmp = tempfile::tempfile().map_err(io)?;
-            let mut gz = flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file));
-            std::io::copy(&mut gz, &mut tmp).map_err(io)?;
-            file = tmp;
+            file = inflate(path, file, gz_limit)?;
         }
         let len = file.metadata().map_err(io)?.len();
         if len == 0 {
@@ -119,6 +127,78 @@ impl Source {
     pub fn bytes(&self) -> &[u8] {
         self.map.as_deref().unwrap_or(&[])
     }
+}
+
+/// Inflates the gzip stream of `file` (the file at `path`) into an unnamed
+/// temporary file, refusing to write more than the limit (see the module
+/// documentation).
+fn inflate(path: &Path, file: File, gz_limit: Option<u64>) -> Result<File, SpaceError> {
+    let io = |source| SpaceError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut tmp = tempfile::tempfile().map_err(io)?;
+    let free = free_bytes(&tmp).map_or(u64::MAX, |f| f.saturating_sub(TMP_RESERVE));
+    let mut gz = flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file));
+    // Page 0 first, at the largest page size: what the file claims to be.
+    let mut head = Vec::new();
+    (&mut gz)
+        .take(innodb_format::MAX_PAGE_SIZE as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let mut limits = match gz_limit {
+        Some(given) => vec![(given, "the limit --gz-limit gives")],
+        None => vec![
+            (GZ_LIMIT_DEFAULT, "the default limit"),
+            (
+                claimed_size(&head).unwrap_or(u64::MAX),
+                "twice the size its page 0 claims (FSP_SIZE)",
+            ),
+        ],
+    };
+    limits.push((free, "the free space of the temporary directory"));
+    let (limit, why) = limits
+        .into_iter()
+        .min_by_key(|(l, _)| *l)
+        .unwrap_or((GZ_LIMIT_DEFAULT, "the default limit"));
+    std::io::Write::write_all(&mut tmp, &head).map_err(io)?;
+    let copied = std::io::copy(
+        &mut (&mut gz).take(limit.saturating_sub(head.len() as u64) + 1),
+        &mut tmp,
+    )
+    .map_err(io)?;
+    if head.len() as u64 + copied > limit {
+        return Err(SpaceError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(format!(
+                "the gzip stream inflates to more than {limit} bytes, {why}: not read (give --gz-limit SIZE to allow more, or gunzip it elsewhere)"
+            )),
+        });
+    }
+    Ok(tmp)
+}
+
+/// What a file whose first bytes are `head` may inflate to: twice the
+/// `FSP_SIZE` pages its page 0 gives, and 64 MiB of slack; `None` when page
+/// 0 does not verify (then only the ceiling and the free space apply).
+fn claimed_size(head: &[u8]) -> Option<u64> {
+    let crate::detect::Page0::Valid(format) = crate::detect::from_page0(head) else {
+        return None;
+    };
+    let fsp = innodb_format::fsp::header::FspHeader::parse(head).ok()?;
+    let pages = u64::from(fsp.size).max(1);
+    Some(
+        pages
+            .saturating_mul(format.physical_page_size() as u64)
+            .saturating_mul(2)
+            .saturating_add(64 << 20),
+    )
+}
+
+/// Bytes free on the file system of `file`, when it can be known.
+fn free_bytes(file: &File) -> Option<u64> {
+    let stat = rustix::fs::fstatvfs(file).ok()?;
+    Some(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 
 fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {

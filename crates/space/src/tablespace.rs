@@ -32,6 +32,9 @@ pub struct OpenOptions {
     /// Physical page size to use instead of the one page 0 gives (for files
     /// whose page 0 is damaged).
     pub page_size: Option<usize>,
+    /// The most a `.gz` file is inflated to (`--gz-limit`); `None`:
+    /// [`crate::source::GZ_LIMIT_DEFAULT`].
+    pub gz_limit: Option<u64>,
 }
 
 /// How the page size was decided.
@@ -66,7 +69,7 @@ impl Tablespace {
     /// and decides its page size and layout.
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
         let path = path.as_ref().to_path_buf();
-        let source = Source::open(&path)?;
+        let source = Source::open(&path, options.gz_limit)?;
         let bytes = source.bytes();
         if bytes.is_empty() {
             return Err(SpaceError::Empty { path });

@@ -94,7 +94,8 @@ fn error_percent(estimate: u64, exact: u64) -> f64 {
 
 impl CountReport {
     /// Counts every index of `space` exactly and by `sample_pages` random
-    /// dives per index, seeded with `seed`.
+    /// dives per index, seeded with `seed`; no more dives than the index
+    /// has leaf pages (or [`DEFAULT_SAMPLE_PAGES`], when it has fewer).
     pub fn build(
         space: &Tablespace,
         sample_pages: usize,
@@ -108,7 +109,10 @@ impl CountReport {
         for (stats, walk) in &a.indexes {
             let exact = stats.records;
             let leaf_pages = walk.leaves().len() as u64;
-            let samples: Vec<(u64, u64)> = (0..sample_pages)
+            // More dives than leaves (or than the server's default sample)
+            // tell nothing more: `--sample-pages 4294967295` is capped here.
+            let dives = sample_pages.min((leaf_pages as usize).max(DEFAULT_SAMPLE_PAGES));
+            let samples: Vec<(u64, u64)> = (0..dives)
                 .filter_map(|_| dive(&mut pages, stats.root_page, &mut rng))
                 .collect();
             let n = samples.len() as u64;

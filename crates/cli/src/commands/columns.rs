@@ -19,7 +19,7 @@ pub fn schema_for(
     out: &mut Output,
 ) -> Result<Schema, CliError> {
     if let Some(path) = ddl {
-        let sql = std::fs::read_to_string(path).map_err(|e| CliError::file(path, e.to_string()))?;
+        let sql = crate::inputs::read_argument_file(path, "--ddl")?;
         let roots = ddl_roots(space, out)?;
         return schema_from_ddl(&sql, &roots).map_err(|e| CliError::file(path, e));
     }

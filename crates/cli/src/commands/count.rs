@@ -2,7 +2,7 @@
 
 use crate::commands::named;
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::runner::PerFile;
 use crate::CliError;
 use innodb_analysis::reports::count_report::CountReport;
@@ -27,6 +27,7 @@ pub fn run(
         text: &space_text::count,
         totals: FileTotals::of,
         datadir_text: &|r| datadir_text::each(r, space_text::count),
+        kind: Kind::Text,
     }
     .run(inputs, file, out)
 }

@@ -2,7 +2,7 @@
 
 use crate::args::ColorChoice;
 use crate::inputs::Inputs;
-use crate::output::{colour_on, Output};
+use crate::output::{colour_on, Kind, Output};
 use crate::runner::PerFile;
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::FileTotals;
@@ -29,6 +29,7 @@ pub fn run(
         text: &|r| space_text::extents(r, colour),
         totals: FileTotals::of,
         datadir_text: &|r| datadir_text::each(r, |e| space_text::extents(e, colour)),
+        kind: if colour { Kind::Coloured } else { Kind::Text },
     }
     .run(inputs, file, out)
 }

@@ -64,6 +64,7 @@ pub fn run(
     color: ColorChoice,
     out: &mut Output,
 ) -> Result<u8, CliError> {
+    inputs.check_output(png)?;
     let by = heatmap_by(by);
     let dict = inputs.dictionary()?;
     let Some(file) = file else {

@@ -4,7 +4,7 @@
 
 use crate::args::{Format, PageRange};
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::FileResult;
 use innodb_analysis::reports::datadir_totals::PagesTotals;
@@ -96,15 +96,9 @@ fn stream(
 
 /// `pages FILE`: the listing of one file.
 fn single(inputs: &Inputs, space: &Tablespace, filter: &PageFilter, out: &mut Output) {
-    let mut out = std::io::BufWriter::new(&mut *out.out);
-    stream(
-        &mut out,
-        space,
-        filter,
-        inputs.format == Format::Json,
-        &|s| s.to_string(),
-    );
-    let _ = out.flush();
+    let json = inputs.format == Format::Json;
+    let mut out = out.writer(if json { Kind::Json } else { Kind::Text });
+    stream(&mut out, space, filter, json, &|s| s.to_string());
 }
 
 /// `--datadir DIR pages`: every tablespace's listing, one file after the
@@ -123,7 +117,7 @@ fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8,
     }
     let datadir = dir.root.display().to_string();
     let json = inputs.format == Format::Json;
-    let mut out = std::io::BufWriter::new(&mut *out.out);
+    let mut out = out.writer(if json { Kind::Json } else { Kind::Text });
     let put = |out: &mut dyn Write, s: &str| {
         // A closed pipe (`| head`) is not an error worth reporting.
         let _ = out.write_all(s.as_bytes());
@@ -181,6 +175,5 @@ fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8,
             datadir_text::pages_footer(&totals)
         },
     );
-    let _ = out.flush();
     Ok(u8::from(totals.errors > 0))
 }

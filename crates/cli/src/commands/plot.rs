@@ -79,6 +79,7 @@ pub fn run(
     choice: &Choice,
     out: &mut Output,
 ) -> Result<u8, CliError> {
+    inputs.check_output(choice.png)?;
     if choice.what == PlotChoice::UndoGrowth {
         let chart = undo_growth(inputs, files)?;
         return CHART.draw(&chart, inputs.format, choice.png, choice.color, out);

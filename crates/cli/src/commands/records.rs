@@ -4,7 +4,7 @@
 use crate::args::Format;
 use crate::commands::columns::schema_for;
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::rows::ddl::with_old_temporal;
 use innodb_analysis::rows::records::{NoRecords, RecordsReport, Schema};
@@ -58,10 +58,10 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
             r.layout.unreadable
         ));
     }
-    out.emit(&match inputs.format {
-        Format::Text => text::records(&r),
-        Format::Json => json::records_lines(&r),
-        Format::Csv => text::records_csv(&r),
-    });
+    match inputs.format {
+        Format::Text => out.emit(&text::records(&r)),
+        Format::Json => out.emit_as(Kind::Json, &json::records_lines(&r)),
+        Format::Csv => out.emit_as(Kind::Exact, &text::records_csv(&r)),
+    }
     Ok(0)
 }

@@ -2,7 +2,7 @@
 
 use crate::commands::named;
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::runner::PerFile;
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::FileTotals;
@@ -29,6 +29,7 @@ pub fn run(inputs: &Inputs, file: Option<&Path>, out: &mut Output) -> Result<u8,
         text: &space_text::segments,
         totals: FileTotals::of,
         datadir_text: &|r| datadir_text::each(r, space_text::segments),
+        kind: Kind::Text,
     }
     .run(inputs, file, out)
 }

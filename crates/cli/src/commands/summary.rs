@@ -2,7 +2,7 @@
 //! range, checksums), or a line per tablespace of a data directory.
 
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Kind, Output};
 use crate::runner::PerFile;
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::SummaryTotals;
@@ -18,6 +18,7 @@ pub fn run(inputs: &Inputs, file: Option<&Path>, out: &mut Output) -> Result<u8,
         text: &text::summary,
         totals: SummaryTotals::of,
         datadir_text: &datadir_text::summary,
+        kind: Kind::Text,
     }
     .run(inputs, file, out)
 }

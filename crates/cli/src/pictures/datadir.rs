@@ -6,7 +6,7 @@
 use super::{save_png, Drawing};
 use crate::args::ColorChoice;
 use crate::inputs::Inputs;
-use crate::output::{colour_on, Output};
+use crate::output::{colour_on, Kind, Output};
 use crate::runner::{over, status, Files};
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::{FileResult, FileTotals};
@@ -46,9 +46,12 @@ impl<M: Serialize + Send> Picture<'_, M> {
         let r = say_findings(files, out).with_totals(FileTotals::of);
         let colour = colour_on(color);
         let text = self.drawing.text;
-        out.report(inputs.format, &r, |r| {
-            datadir_text::each(r, |m| text(m, colour))
-        });
+        out.report_as(
+            inputs.format,
+            &r,
+            |r| datadir_text::each(r, |m| text(m, colour)),
+            if colour { Kind::Coloured } else { Kind::Text },
+        );
         Ok(status(&r.files))
     }
 

@@ -5,7 +5,7 @@
 pub mod datadir;
 
 use crate::args::{ColorChoice, Format};
-use crate::output::{colour_on, Output};
+use crate::output::{colour_on, Kind, Output};
 use crate::CliError;
 use innodb_render::png;
 use std::path::Path;
@@ -30,6 +30,12 @@ pub fn save_png(path: &Path, img: &png::image::RgbImage, what: &str) -> Result<S
 fn refuse_to_overwrite_data(path: &Path) -> Result<(), String> {
     use std::io::Read;
     const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "{}: exists and is not a regular file (a directory, FIFO or device); refusing to write there",
+            path.display()
+        ));
+    }
     let Ok(mut f) = std::fs::File::open(path) else {
         return Ok(());
     };
@@ -72,7 +78,8 @@ impl<M: innodb_render::Serialize> Drawing<M> {
             return Ok(0);
         }
         let colour = colour_on(color);
-        out.report(format, model, |m| (self.text)(m, colour));
+        let kind = if colour { Kind::Coloured } else { Kind::Text };
+        out.report_as(format, model, |m| (self.text)(m, colour), kind);
         Ok(0)
     }
 }

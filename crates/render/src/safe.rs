@@ -1,0 +1,152 @@
+//! Text made safe for a terminal: control characters from data (a row
+//! value, a column or index name, a file name) are shown escaped, never
+//! sent raw. A raw `ESC ]0;…BEL` sets the window title, `ESC ]52;…` writes
+//! the clipboard, `\r` overprints a line: anyone who can write a row could
+//! forge what the report shows.
+
+use std::borrow::Cow;
+
+/// True for a character escaped in text: C0 controls, DEL and C1 controls.
+fn is_control(c: char) -> bool {
+    let n = u32::from(c);
+    n < 0x20 || n == 0x7f || (0x80..=0x9f).contains(&n)
+}
+
+/// `s` with every control character escaped visibly — `\e` (ESC), `\r`,
+/// `\0`, `\x07` (other C0 and DEL), `\u{9b}` (C1) — but newlines and tabs,
+/// which text output uses as its structure.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| is_control(c) && c != '\n' && c != '\t') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\x1b' => out.push_str("\\e"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if u32::from(c) < 0x20 || c == '\x7f' => {
+                out.push_str(&format!("\\x{:02x}", u32::from(c)));
+            }
+            c if is_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `s` with every control character escaped, newlines and tabs included
+/// (`\n`, `\t`): for a value or name inside one line or one cell.
+pub fn escape_all_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push_str(&escape_controls(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text that carries the program's own colour (SGR sequences `ESC [ … m`
+/// of digits and `;`): every control character escaped as
+/// [`escape_controls`] does, but the ESC that opens such a sequence.
+pub fn escape_controls_keep_sgr(s: &str) -> Cow<'_, str> {
+    if !s.contains(|c: char| is_control(c) && c != '\n' && c != '\t' && c != '\x1b') {
+        let all_sgr = s.match_indices('\x1b').all(|(i, _)| sgr_at(s, i));
+        if all_sgr {
+            return Cow::Borrowed(s);
+        }
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest = s;
+    while let Some(i) = rest.find('\x1b') {
+        let (before, from) = rest.split_at(i);
+        out.push_str(&escape_controls(before));
+        if sgr_at(from, 0) {
+            out.push('\x1b');
+        } else {
+            out.push_str("\\e");
+        }
+        rest = from.get(1..).unwrap_or("");
+    }
+    out.push_str(&escape_controls(rest));
+    Cow::Owned(out)
+}
+
+/// True when an SGR sequence (`ESC [`, digits and `;`, `m`) starts at byte `i` of `s`.
+fn sgr_at(s: &str, i: usize) -> bool {
+    let Some(tail) = s.get(i..).and_then(|t| t.strip_prefix("\x1b[")) else {
+        return false;
+    };
+    let params = tail
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b';')
+        .count();
+    tail.as_bytes().get(params) == Some(&b'm')
+}
+
+/// JSON text (as serde_json writes it, which escapes C0 but not DEL and
+/// C1) with DEL and C1 characters escaped as `\u007f` … `\u009f`: still
+/// the same JSON, now safe on a terminal. They can only stand inside
+/// strings, where `\u` escapes mean the same characters.
+pub fn escape_json_controls(s: &str) -> Cow<'_, str> {
+    if !s
+        .chars()
+        .any(|c| c == '\x7f' || (0x80..=0x9f).contains(&u32::from(c)))
+    {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        let n = u32::from(c);
+        if n == 0x7f || (0x80..=0x9f).contains(&n) {
+            out.push_str(&format!("\\u{n:04x}"));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_shown_not_sent() {
+        assert_eq!(escape_controls("plain\ttext\n"), "plain\ttext\n");
+        assert!(matches!(escape_controls("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_controls("\x1b]0;owned\x07 legit\rFORGED\x08\0\x7f\u{9b}2J"),
+            "\\e]0;owned\\x07 legit\\rFORGED\\x08\\0\\x7f\\u{9b}2J"
+        );
+        assert_eq!(escape_all_controls("a\tb\nc\x1b"), "a\\tb\\nc\\e");
+        assert_eq!(escape_controls("grüße ✓"), "grüße ✓");
+    }
+
+    #[test]
+    fn colour_stays_and_other_escapes_do_not() {
+        let ours = "\x1b[38;5;33m██\x1b[0m name";
+        assert!(matches!(escape_controls_keep_sgr(ours), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_controls_keep_sgr("\x1b[1mA\x1b[0m \x1b]0;title\x07 x\rY \x1b[2J"),
+            "\x1b[1mA\x1b[0m \\e]0;title\\x07 x\\rY \\e[2J"
+        );
+    }
+
+    #[test]
+    fn json_keeps_its_meaning() {
+        let v = serde_json::json!({"name": "a\u{9b}b\x7f\x1b"});
+        let text = serde_json::to_string(&v).unwrap();
+        let safe = escape_json_controls(&text);
+        assert!(!safe.contains('\u{9b}') && !safe.contains('\x7f') && !safe.contains('\x1b'));
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, v);
+    }
+}
