@@ -1622,3 +1622,99 @@ fn zeroed_undo_pages_are_findings() {
     assert_eq!(v["in_flight"], Value::Array(Vec::new()));
     assert_eq!(v["totals"], before["totals"]);
 }
+
+/// Page 0 sizes and flags that the file or each other contradict, on a
+/// real table (`p16k/test/t_random.ibd`, 576 pages, FSP_FREE_LIMIT 128;
+/// page 0 re-sealed after each edit): each is a `page0` finding on its
+/// field, and every report is still made.
+#[test]
+fn page0_sizes_and_flags_that_contradict_the_file_are_findings() {
+    const FSP_SIZE: usize = 38 + 8;
+    const FSP_FREE_LIMIT: usize = 38 + 12;
+    const FSP_SPACE_FLAGS: usize = 38 + 16;
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, original) = support::unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
+    assert_eq!(be32(&original, FSP_SIZE), 576);
+    assert_eq!(be32(&original, FSP_FREE_LIMIT), 128);
+    let flags = be32(&original, FSP_SPACE_FLAGS);
+    let cases: [(&str, usize, u32, usize, &str); 6] = [
+        (
+            "size_max",
+            FSP_SIZE,
+            u32::MAX,
+            FSP_SIZE,
+            "pages 576..4294967294 are missing",
+        ),
+        (
+            "size_1",
+            FSP_SIZE,
+            1,
+            FSP_SIZE,
+            "pages 1..575 lie past FSP_SIZE",
+        ),
+        (
+            "limit_0",
+            FSP_FREE_LIMIT,
+            0,
+            FSP_FREE_LIMIT,
+            "FSP_FREE_LIMIT 0 is not",
+        ),
+        (
+            "limit_max",
+            FSP_FREE_LIMIT,
+            u32::MAX,
+            FSP_FREE_LIMIT,
+            "FSP_FREE_LIMIT 4294967295 is not",
+        ),
+        (
+            "limit_odd",
+            FSP_FREE_LIMIT,
+            100,
+            FSP_FREE_LIMIT,
+            "FSP_FREE_LIMIT 100 is not",
+        ),
+        (
+            "algo_7",
+            FSP_SPACE_FLAGS,
+            flags | 7 << 5,
+            FSP_SPACE_FLAGS,
+            "compression algorithm 7, which no server defines",
+        ),
+    ];
+    for (name, at, value, offset, message) in cases {
+        let mut bytes = original.clone();
+        put32(&mut bytes, at, value);
+        support::reseal(&mut bytes, 16384, 0);
+        let file = tmp.path().join(format!("t_random_{name}.ibd"));
+        std::fs::write(&file, &bytes).unwrap();
+        for cmd in ["summary", "extents", "checksum"] {
+            let r = support::run_limited(
+                &[
+                    "--format".as_ref(),
+                    "json".as_ref(),
+                    cmd.as_ref(),
+                    file.as_os_str(),
+                ],
+                &[],
+                RUN_LIMIT,
+            );
+            let code = r.status.and_then(|s| s.code());
+            assert_eq!(code, Some(0), "{name} {cmd}: {}", r.stderr);
+            let v: Value = serde_json::from_str(&r.stdout).unwrap();
+            let findings = match cmd {
+                "checksum" => v[0]["other_findings"].clone(),
+                _ => v["findings"].clone(),
+            };
+            let hit = findings.as_array().unwrap().iter().find(|f| {
+                f["kind"] == "page0"
+                    && f["page"] == 0
+                    && f["offset"] == offset
+                    && f["message"].as_str().unwrap().contains(message)
+            });
+            assert!(
+                hit.is_some(),
+                "{name} {cmd}: no page0 finding at {offset} saying {message:?}: {findings}"
+            );
+        }
+    }
+}

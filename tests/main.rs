@@ -13,6 +13,7 @@ mod support;
 
 mod bad_input;
 mod browse;
+mod changing_files;
 mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;

@@ -672,7 +672,7 @@ fn spatial_index_pages_mbrs_and_counts_are_the_servers() {
         // The root's node pointers: one per leaf page, each with the box
         // of the rows on it.
         let root = sp["page_no"].as_u64().unwrap() as u32;
-        let page = space.page(root).unwrap();
+        let page = &space.page(root).unwrap()[..];
         let header = IndexHeader::parse(page).unwrap();
         assert_eq!(header.level, 1, "{what}: two levels");
         let mut list = RecordList::default();

@@ -61,51 +61,98 @@ fn pixel_of_page(img: &image::RgbImage, r: &Raster, n: u64) -> Rgb {
     Rgb(p[0], p[1], p[2])
 }
 
-/// The newest written page is drawn in the hottest colour and the oldest in
-/// the coldest, in the model and in the PNG the binary writes.
+/// The band of `lsn` on the linear scale from `lo` to `hi`, from its
+/// definition: the tenth of the LSN range it falls in, the newest in the last.
+fn linear_band(lsn: u64, lo: u64, hi: u64) -> usize {
+    if hi == lo {
+        return 9;
+    }
+    ((u128::from(lsn - lo) * 10 / u128::from(hi - lo)) as usize).min(9)
+}
+
+/// Pages of each LSN band in a raster's legend (the bands' symbols are
+/// their digits).
+fn band_pages(r: &Raster) -> [u64; 10] {
+    let mut out = [0; 10];
+    for item in &r.legend {
+        if let Some(b) = item.symbol.to_digit(10) {
+            out[b as usize] += item.pages;
+        }
+    }
+    out
+}
+
+/// The default LSN-age scale is linear in LSN: every written page is drawn
+/// in the colour of the tenth of the range (oldest to newest written page)
+/// its LSN is in, the newest in the top colour, a page midway in the
+/// middle; never-written pages are the pale colour no band has. In the
+/// model and in the PNG the binary writes.
 #[test]
-fn lsn_age_newest_page_is_the_hottest() {
+fn lsn_age_colours_follow_the_lsn_linearly() {
     let tmp = tempfile::tempdir().unwrap();
     for (config, name) in [
         ("p16k", "test/t_random.ibd"),
+        ("p16k", "test/t_ordered.ibd"),
         ("p4k", "test/t_random.ibd"),
         ("p16k", "ibdata1"),
         ("p64k", "test/t_sec_after.ibd"),
         ("p16k", "test/t_zip8.ibd"),
     ] {
+        let what = format!("{config}/{name}");
         let path = fixture(config, name);
         let space = open(&path);
         let list = PageList::build(&space, &PageFilter::default());
         let written: Vec<_> = list.pages.iter().filter(|p| p.lsn != 0).collect();
         let newest = written.iter().max_by_key(|p| p.lsn).unwrap();
         let oldest = written.iter().min_by_key(|p| p.lsn).unwrap();
+        let (lo, hi) = (oldest.lsn, newest.lsn);
         let r = build(&space, HeatmapBy::LsnAge);
         assert_eq!(r.pages_per_cell, 1);
         assert_eq!(r.pages, list.pages.len() as u64);
-        assert_eq!(
-            colour_of_page(&r, u64::from(newest.page)),
-            palette::HOTTEST,
-            "{config}/{name}: newest page {}",
-            newest.page
-        );
-        assert_eq!(
-            colour_of_page(&r, u64::from(oldest.page)),
-            palette::LSN_BANDS[0],
-            "{config}/{name}: oldest page {}",
-            oldest.page
-        );
-        // Every written page is in a band; the bands count every written page.
-        let banded: u64 = r
-            .legend
-            .iter()
-            .filter(|i| i.label.starts_with("LSN rank"))
-            .map(|i| i.pages)
-            .sum();
-        assert_eq!(banded, written.len() as u64, "{config}/{name}");
+        // Every page's colour, from its LSN.
+        let mut expected = [0u64; 10];
+        for p in &list.pages {
+            let colour = colour_of_page(&r, u64::from(p.page));
+            if p.lsn == 0 {
+                assert_eq!(
+                    colour,
+                    palette::EMPTY,
+                    "{what}: page {} never written",
+                    p.page
+                );
+                continue;
+            }
+            let b = linear_band(p.lsn, lo, hi);
+            expected[b] += 1;
+            assert_eq!(
+                colour,
+                palette::LSN_BANDS[b],
+                "{what}: page {} LSN {}",
+                p.page,
+                p.lsn
+            );
+        }
+        assert_eq!(band_pages(&r), expected, "{what}");
+        assert_eq!(colour_of_page(&r, u64::from(newest.page)), palette::NEWEST);
+        assert_eq!(colour_of_page(&r, u64::from(oldest.page)), palette::OLDEST);
+        // A page written midway in LSN is in the middle band.
+        let mid = lo + (hi - lo).div_ceil(2);
+        assert_eq!(linear_band(mid, lo, hi), 5);
+        let near_mid = written.iter().min_by_key(|p| p.lsn.abs_diff(mid)).unwrap();
+        if near_mid.lsn.abs_diff(mid) < (hi - lo) / 20 {
+            let b = linear_band(near_mid.lsn, lo, hi);
+            assert!(
+                b == 4 || b == 5,
+                "{what}: page {} LSN {}",
+                near_mid.page,
+                near_mid.lsn
+            );
+        }
+        // The histogram counts every written page between the two LSNs.
         let h = r.histogram.as_ref().unwrap();
         assert_eq!(h.counts.iter().sum::<u64>(), written.len() as u64);
-        assert_eq!(h.low_label, oldest.lsn.to_string());
-        assert_eq!(h.high_label, newest.lsn.to_string());
+        assert_eq!(h.low_label, lo.to_string());
+        assert_eq!(h.high_label, hi.to_string());
 
         let out = tmp.path().join("lsn.png");
         let run = support::run([
@@ -124,16 +171,155 @@ fn lsn_age_newest_page_is_the_hottest() {
         let img = decode(&out);
         let layout = png::raster_layout(&r);
         assert_eq!((img.width(), img.height()), (layout.width, layout.height));
-        assert_eq!(
-            pixel_of_page(&img, &r, u64::from(newest.page)),
-            palette::HOTTEST
-        );
-        assert_eq!(
-            pixel_of_page(&img, &r, u64::from(oldest.page)),
-            palette::LSN_BANDS[0]
-        );
+        for p in &list.pages {
+            let want = if p.lsn == 0 {
+                palette::EMPTY
+            } else {
+                palette::LSN_BANDS[linear_band(p.lsn, lo, hi)]
+            };
+            assert_eq!(
+                pixel_of_page(&img, &r, u64::from(p.page)),
+                want,
+                "{what}: PNG page {}",
+                p.page
+            );
+        }
         assert_legend_drawn(&img, &r, layout.legend_y);
     }
+}
+
+/// Random inserts touch every leaf until the end of the load: on the
+/// linear scale nearly the whole of t_random is the newest colour, as in
+/// Jeremy Cole's picture, where the rank scale spreads the same pages over
+/// all ten colours.
+#[test]
+fn random_inserts_are_the_newest_colour_all_over() {
+    let path = fixture("p16k", "test/t_random.ibd");
+    let space = open(&path);
+    let list = PageList::build(&space, &PageFilter::default());
+    let mut lsns: Vec<u64> = list
+        .pages
+        .iter()
+        .map(|p| p.lsn)
+        .filter(|&l| l != 0)
+        .collect();
+    lsns.sort_unstable();
+    let (lo, hi) = (lsns[0], *lsns.last().unwrap());
+    let newest_tenth = lsns
+        .iter()
+        .filter(|&&l| linear_band(l, lo, hi) == 9)
+        .count();
+    assert!(
+        newest_tenth * 10 >= lsns.len() * 9,
+        "{newest_tenth} of {}",
+        lsns.len()
+    );
+    let r = build(&space, HeatmapBy::LsnAge);
+    assert_eq!(band_pages(&r)[9], newest_tenth as u64);
+
+    // --lsn-scale rank: band b holds the pages whose share of pages with an
+    // LSN at most theirs is in the b-th tenth.
+    let (json, out) = support::run_json([
+        "heatmap".as_ref(),
+        path.as_os_str(),
+        "--lsn-scale".as_ref(),
+        "rank".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let n = lsns.len();
+    let mut expected = [0u64; 10];
+    for &l in &lsns {
+        let at_most = lsns.partition_point(|&x| x <= l);
+        expected[((at_most * 10).div_ceil(n)).clamp(1, 10) - 1] += 1;
+    }
+    let mut got = [0u64; 10];
+    for item in json["legend"].as_array().unwrap() {
+        let symbol = item["symbol"].as_str().unwrap();
+        if let Some(b) = symbol.chars().next().and_then(|c| c.to_digit(10)) {
+            got[b as usize] += item["pages"].as_u64().unwrap();
+        }
+    }
+    assert_eq!(got, expected);
+    assert!(
+        expected.iter().filter(|&&c| c > 0).count() >= 8,
+        "{expected:?}"
+    );
+}
+
+/// Rows are 64 cells whatever the page size: an extent of 4k pages spans
+/// four rows, and cells stay 16 px wide.
+#[test]
+fn rows_are_64_cells_at_every_page_size() {
+    for (config, extent) in [("p4k", 256u64), ("p8k", 128), ("p16k", 64), ("p64k", 64)] {
+        let space = open(&fixture(config, "test/t_random.ibd"));
+        let r = build(&space, HeatmapBy::PageType);
+        assert_eq!(r.columns, 64, "{config}");
+        assert_eq!(r.pages_per_cell, 1, "{config}");
+        assert_eq!(r.rows() as u64, r.pages.div_ceil(64), "{config}");
+        assert_eq!(r.row_first_page(1), 64);
+        if extent > 64 {
+            let said = format!("an extent ({extent} pages) spans {} rows", extent / 64);
+            assert!(r.subtitle.contains(&said), "{config}: {}", r.subtitle);
+        }
+        let l = png::raster_layout(&r);
+        assert_eq!(l.cell_w, 16, "{config}");
+    }
+}
+
+/// A large, mostly never-written file (t_random of 4k pages, its file
+/// extended to 65,536 pages as a server pre-extends it): 2 pages a cell,
+/// 512 rows, every 4th labelled, no label touching another, and a picture
+/// of bounded size.
+#[test]
+fn a_large_file_gives_a_bounded_picture_with_labels_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = support::gunzip_into(&fixture("p4k", "test/t_random.ibd"), tmp.path());
+    let pages: u64 = 65_536;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(pages * 4096)
+        .unwrap();
+    let space = open(&path);
+    let r = build(&space, HeatmapBy::LsnAge);
+    assert_eq!((r.columns, r.pages_per_cell, r.rows()), (64, 2, 512));
+    let l = png::raster_layout(&r);
+    let labels = png::raster_labels(&l, &r);
+    assert_eq!(png::first_clash(&labels, png::GAP), None);
+    assert_eq!(l.row_step, 4);
+    let rows: Vec<&str> = labels.iter().skip(3).map(|p| p.text.as_str()).collect();
+    assert_eq!(rows.len(), 128);
+    assert_eq!(rows[..3], ["0", "512", "1024"]);
+    for p in &labels {
+        assert!(p.x >= 0 && p.x + p.w <= i64::from(l.width), "{p:?}");
+    }
+    assert!(
+        l.width <= 1200 && l.height <= 2600,
+        "{}x{}",
+        l.width,
+        l.height
+    );
+    let out = tmp.path().join("large.png");
+    let run = support::run([
+        "heatmap".as_ref(),
+        path.as_os_str(),
+        "--png".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let img = decode(&out);
+    assert_eq!((img.width(), img.height()), (l.width, l.height));
+    // The pages past the old end were never written.
+    assert_eq!(pixel_of_page(&img, &r, pages - 1), palette::EMPTY);
 }
 
 /// Every legend colour appears below the map, in the legend.
@@ -337,6 +523,14 @@ fn level_and_fill_charts_count_the_server_pages() {
             assert_eq!(total as u64, ix.pages_per_level.iter().sum::<u64>());
         }
         assert_eq!(fill.categories.len(), 11);
+        // Every fill bucket's label is drawn whole, none touching another.
+        let (labels, width) = png::chart_labels(&fill);
+        assert_eq!(png::first_clash(&labels, png::GAP), None, "{config}");
+        let texts: Vec<&str> = labels.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, fill.categories, "{config}");
+        assert!(labels
+            .iter()
+            .all(|p| p.x >= 0 && p.x + p.w <= i64::from(width)));
     }
 }
 

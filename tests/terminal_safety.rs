@@ -38,6 +38,45 @@ fn raw_controls(out: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// `out` without the colour sequences (`ESC [ digits/; m`) the tool writes
+/// itself in coloured pictures.
+fn without_sgr(out: &[u8]) -> Vec<u8> {
+    let mut kept = Vec::with_capacity(out.len());
+    let mut i = 0;
+    while i < out.len() {
+        if out[i] == 0x1b && out.get(i + 1) == Some(&b'[') {
+            let params = out[i + 2..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit() || **b == b';')
+                .count();
+            if out.get(i + 2 + params) == Some(&b'm') {
+                i += 3 + params;
+                continue;
+            }
+        }
+        kept.push(out[i]);
+        i += 1;
+    }
+    kept
+}
+
+/// Like [`assert_safe`], for coloured output: its own colour sequences
+/// aside, no raw control.
+fn assert_safe_coloured(what: &str, out: &std::process::Output) {
+    assert!(
+        out.stdout.contains(&0x1b),
+        "{what}: --color always gave no colour"
+    );
+    assert!(
+        !out.stdout.windows(4).any(|w| w == b"\x1b[5m"),
+        "{what}: the data's own SGR sequence reached stdout raw"
+    );
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let raw = raw_controls(&without_sgr(bytes));
+        assert!(raw.is_empty(), "{what}: raw controls on {stream}: {raw:?}");
+    }
+}
+
 fn assert_safe(what: &str, out: &std::process::Output) {
     for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
         let raw = raw_controls(bytes);
@@ -107,7 +146,9 @@ fn row_values_with_controls_are_escaped_in_text_and_json_and_exact_in_csv() {
 #[test]
 fn names_with_controls_are_escaped_in_every_command() {
     let tmp = tempfile::tempdir().unwrap();
-    let name = format!("t{NASTY}.ibd.gz");
+    // A blink sequence too: an SGR sequence, like the tool's own colours,
+    // that only escaping at the source tells apart from them.
+    let name = format!("t{NASTY}\x1b[5m.ibd.gz");
     let file = tmp.path().join(&name);
     std::fs::copy(
         support::fixtures_dir().join("p16k/files/test/t_sec_after.ibd.gz"),
@@ -161,6 +202,16 @@ fn names_with_controls_are_escaped_in_every_command() {
             let out = support::run(&all);
             assert_safe(&format!("{} ({format})", args[0]), &out);
         }
+    }
+    // Coloured pictures: the file name in the title, between the tool's
+    // own colour sequences.
+    for args in [
+        vec!["heatmap", f, "--color", "always", "--by", "index"],
+        vec!["heatmap", f, "--color", "always", "--by", "fill"],
+        vec!["plot", f, "--levels", "--color", "always"],
+    ] {
+        let out = support::run(&args);
+        assert_safe_coloured(&args.join(" "), &out);
     }
 }
 

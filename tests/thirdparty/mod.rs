@@ -286,8 +286,20 @@ fn summary(space: &Tablespace) -> Value {
     serde_json::to_value(Summary::build(space)).expect("summary serialises")
 }
 
+/// One row per page: a row that stands for a hole of a sparse file (some
+/// of these files are stored sparse) is spread over the pages it covers.
 fn page_rows(space: &Tablespace) -> Vec<PageRow> {
-    PageList::build(space, &PageFilter::default()).pages
+    let mut out = Vec::new();
+    for row in PageList::build(space, &PageFilter::default()).pages {
+        let n = row.hole_pages.unwrap_or(1);
+        for i in 0..n {
+            let mut one = row.clone();
+            one.page += i;
+            one.hole_pages = None;
+            out.push(one);
+        }
+    }
+    out
 }
 
 /// Our `page` report's fields, by name (first occurrence).

@@ -314,7 +314,7 @@ impl App {
 
     /// Opens `path` and shows its map (the map is made in the background).
     pub fn open_file(&mut self, path: &Path) -> Result<(), String> {
-        let space = Tablespace::open(path, self.ctx.options).map_err(|e| e.to_string())?;
+        let space = Tablespace::open(path, self.ctx.options.clone()).map_err(|e| e.to_string())?;
         let (map, header_, mut findings) = match SpaceMap::read(&space) {
             Ok(m) => {
                 let h = header(&space, &m);
@@ -404,7 +404,7 @@ impl App {
             let names = self.index_names();
             self.jobs.push(Job::heatmap(
                 f.path.clone(),
-                self.ctx.options,
+                self.ctx.options.clone(),
                 f.map.clone(),
                 (first, second),
                 names,
@@ -433,7 +433,7 @@ impl App {
             let names = self.index_names();
             self.jobs.push(Job::indexes(
                 f.path.clone(),
-                self.ctx.options,
+                self.ctx.options.clone(),
                 names,
                 u64::from(f.space.page_count()),
             ));
@@ -455,7 +455,7 @@ impl App {
         }
         self.jobs.push(Job::rows(
             f.path.clone(),
-            self.ctx.options,
+            self.ctx.options.clone(),
             schema,
             id,
             u64::from(f.space.page_count()),
@@ -799,13 +799,13 @@ impl App {
             .collect::<Vec<_>>()
             .join(",");
         let (table, fields) = (rows.table.clone(), rows.fields.clone());
-        let options = self.ctx.options;
-        let opened = Tablespace::open(&system, options).and_then(|s| {
+        let options = self.ctx.options.clone();
+        let opened = Tablespace::open(&system, options.clone()).and_then(|s| {
             let undo = self
                 .ctx
                 .undo
                 .iter()
-                .map(|p| Tablespace::open(p, options))
+                .map(|p| Tablespace::open(p, options.clone()))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok((s, undo))
         });

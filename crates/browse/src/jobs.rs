@@ -69,6 +69,10 @@ impl PageConsumer for Progress {
     fn page(&mut self, _: &PageCheck, _: &[u8]) {
         self.0.fetch_add(1, Ordering::Relaxed);
     }
+
+    fn hole(&mut self, _: u32, count: u32, _: &mut PageCheck, _: &[u8]) {
+        self.0.fetch_add(u64::from(count), Ordering::Relaxed);
+    }
 }
 
 fn spawn(

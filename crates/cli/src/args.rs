@@ -68,7 +68,7 @@ pub enum ColorChoice {
 /// What a heatmap's colours show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HeatmapChoice {
-    /// The page LSN's rank between the oldest and the newest page (newest hottest).
+    /// The page LSN's age between the oldest and the newest page (oldest yellow, newest purple; see --lsn-scale).
     LsnAge,
     /// The page type (INDEX leaves and non-leaf pages apart).
     PageType,
@@ -76,6 +76,15 @@ pub enum HeatmapChoice {
     Fill,
     /// The owner the space map gives each page: an index, another segment, bookkeeping, free.
     Index,
+}
+
+/// How `heatmap --by lsn-age` maps LSNs to its ten colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LsnScaleChoice {
+    /// Each colour is a tenth of the LSN range from the oldest to the newest written page: a table written lately is the newest colour all over.
+    Linear,
+    /// Each colour is a tenth of the written pages, ordered by LSN: every colour gets about as many pages, whatever the LSNs.
+    Rank,
 }
 
 /// What `plot` draws.
@@ -140,6 +149,9 @@ pub enum Command {
         /// What the colours show.
         #[arg(long, value_enum, default_value_t = HeatmapChoice::LsnAge)]
         by: HeatmapChoice,
+        /// For --by lsn-age: linear (each of the ten colours a tenth of the LSN range between the oldest and the newest page) or rank (each a tenth of the pages by LSN).
+        #[arg(long, value_enum, default_value_t = LsnScaleChoice::Linear)]
+        lsn_scale: LsnScaleChoice,
         /// Write the picture to this PNG file instead of drawing it in the terminal; with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as the file relative to the data directory without .gz and .ibd (test/t1.png, ibdata1.png).
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,

@@ -46,6 +46,7 @@ impl Inputs {
             options: OpenOptions {
                 page_size: cli.page_size.map(|s| s.0),
                 gz_limit: cli.gz_limit.map(|s| s.0),
+                changed: Some(Arc::default()),
             },
             system: cli.system.clone(),
             datadir,
@@ -78,7 +79,7 @@ impl Inputs {
     /// Opens `file` (located as [`Self::locate`] says), its scans counted
     /// into the progress bar.
     pub fn open(&self, file: &Path) -> Result<Tablespace, CliError> {
-        let mut space = Tablespace::open(self.locate(file), self.options)?;
+        let mut space = Tablespace::open(self.locate(file), self.options.clone())?;
         self.progress.attach(&mut space);
         Ok(space)
     }
@@ -108,13 +109,14 @@ impl Inputs {
 
     fn read_dictionary(&self) -> Result<Option<Arc<Dictionary>>, String> {
         if let Some(path) = &self.system {
-            let space = Tablespace::open(path, self.options).map_err(|e| e.to_string())?;
+            let space = Tablespace::open(path, self.options.clone()).map_err(|e| e.to_string())?;
             return Dictionary::read(&space).map(|d| Some(Arc::new(d)));
         }
         let Some(system) = self.datadir.as_ref().and_then(|d| d.system()) else {
             return Ok(None);
         };
-        let space = Tablespace::open(&system.path, self.options).map_err(|e| e.to_string())?;
+        let space =
+            Tablespace::open(&system.path, self.options.clone()).map_err(|e| e.to_string())?;
         match Dictionary::read(&space) {
             Ok(d) => Ok(Some(Arc::new(d))),
             Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
@@ -141,6 +143,15 @@ impl Inputs {
         Ok((self.open_plain(system)?, self.open_all(undo)?))
     }
 
+    /// True when a file opened through these inputs changed length while
+    /// it was read.
+    pub fn changed_while_read(&self) -> bool {
+        self.options
+            .changed
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// Refuses an output path (a PNG, or a directory of PNGs) inside the
     /// data directory being read: evidence is never written into, and a
     /// later `--datadir` run would read what was written there.
@@ -165,7 +176,7 @@ impl Inputs {
 
     /// Opens `path` as it is, without the progress bar.
     pub fn open_plain(&self, path: &Path) -> Result<Tablespace, CliError> {
-        Ok(Tablespace::open(path, self.options)?)
+        Ok(Tablespace::open(path, self.options.clone())?)
     }
 
     /// Opens every one of `paths` as it is.

@@ -26,14 +26,26 @@ pub const EXIT_BAD_PAGES: u8 = 1;
 /// notes and errors to its `err`; returns the exit code. A report that
 /// could not be written (a full disk; not a closed pipe) is a failure.
 pub fn run(cli: &Cli, out: &mut Output) -> u8 {
-    let result =
-        inputs::Inputs::resolve(cli).and_then(|inputs| commands::run(&inputs, &cli.command, out));
+    let mut changed = false;
+    let result = inputs::Inputs::resolve(cli).and_then(|inputs| {
+        let code = commands::run(&inputs, &cli.command, out);
+        changed = inputs.changed_while_read();
+        code
+    });
     let code = match result {
         Ok(code) => code,
         Err(e) => {
             out.say(&format!("error: {e}"));
             EXIT_FATAL
         }
+    };
+    // A file that changed length while it was read gives a report that may
+    // mix two states of it (its findings say which file and where).
+    let code = if changed && code == 0 {
+        out.say("error: a file changed length while it was read (another process is writing it): the report may mix two states of the file; copy it first");
+        EXIT_FATAL
+    } else {
+        code
     };
     match out.finish() {
         Ok(()) => code,

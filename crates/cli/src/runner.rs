@@ -64,7 +64,7 @@ pub fn over<R: Send>(
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let files = over_files(&paths, threads, |p| {
-        let space = Tablespace::open(p, inputs.options).map_err(|e| e.to_string())?;
+        let space = Tablespace::open(p, inputs.options.clone()).map_err(|e| e.to_string())?;
         work(&space)
     });
     Ok(Files {

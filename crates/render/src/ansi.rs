@@ -67,10 +67,17 @@ fn bar(value: f64, max: f64, width: usize) -> String {
     s
 }
 
+/// Text from the data (titles, index names, labels) with its control
+/// characters escaped, here where it is placed: the colour escapes this
+/// module writes are then the only escapes in the output.
+fn safe(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::safe::escape_all_controls(s)
+}
+
 /// A raster: title, legend with counts and shares, then one line per row
 /// with its first page number on the left; the histogram under it.
 pub fn raster(r: &Raster, colour: bool) -> String {
-    let mut out = format!("{}\n{}\n\n", r.title, r.subtitle);
+    let mut out = format!("{}\n{}\n\n", safe(&r.title), safe(&r.subtitle));
     let last = r.row_first_page(r.rows().saturating_sub(1));
     let width = last.to_string().len();
     for row in 0..r.rows() {
@@ -109,7 +116,7 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         out.push('\n');
     }
     if let Some(h) = &r.histogram {
-        let _ = writeln!(out, "\n{}", h.title);
+        let _ = writeln!(out, "\n{}", safe(&h.title));
         let max = h.counts.iter().copied().max().unwrap_or(0);
         out.push_str("  ");
         for (i, &n) in h.counts.iter().enumerate() {
@@ -125,8 +132,10 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         }
         let _ = writeln!(
             out,
-            "\n  LSN {} .. {} (tallest bar: {max} pages)",
-            h.low_label, h.high_label
+            "\n  LSN {} .. {} (tallest bar: {})",
+            safe(&h.low_label),
+            safe(&h.high_label),
+            innodb_analysis::pictures::count(max, "page", "pages")
         );
     }
     out.push('\n');
@@ -145,10 +154,13 @@ pub fn raster(r: &Raster, colour: bool) -> String {
         } else {
             let _ = write!(out, "{} ", item.symbol);
         }
+        let unit = if item.pages == 1 { "page " } else { "pages" };
         let _ = writeln!(
             out,
-            " {:>count_w$} pages {:>6.2}%  {}",
-            item.pages, item.percent, item.label
+            " {:>count_w$} {unit} {:>6.2}%  {}",
+            item.pages,
+            item.percent,
+            safe(&item.label)
         );
     }
     out
@@ -162,7 +174,10 @@ const BAR_WIDTH: usize = 50;
 pub fn chart(c: &Chart, colour: bool) -> String {
     let mut out = format!(
         "{}\n{}\n{} by {}\n\n",
-        c.title, c.subtitle, c.y_label, c.x_label
+        safe(&c.title),
+        safe(&c.subtitle),
+        safe(&c.y_label),
+        safe(&c.x_label)
     );
     let max = c.y_max();
     let value = |v: f64| -> String {
@@ -186,25 +201,25 @@ pub fn chart(c: &Chart, colour: bool) -> String {
             let name_w = c
                 .series
                 .iter()
-                .map(|s| s.name.chars().count())
+                .map(|s| safe(&s.name).chars().count())
                 .max()
                 .unwrap_or(0);
             for (i, cat) in c.categories.iter().enumerate() {
-                let _ = writeln!(out, "{cat}");
+                let _ = writeln!(out, "{}", safe(cat));
                 for s in &c.series {
                     let v = s
                         .points
                         .iter()
                         .find(|p| p.0 as usize == i)
                         .map_or(0.0, |p| p.1);
-                    let _ = write!(out, "  {:<name_w$} ", s.name);
+                    let _ = write!(out, "  {:<name_w$} ", safe(&s.name));
                     draw(&mut out, s.colour, v);
                 }
             }
         }
         ChartKind::Steps => {
             for s in &c.series {
-                let _ = writeln!(out, "{}", s.name);
+                let _ = writeln!(out, "{}", safe(&s.name));
                 let x_w = s.points.iter().map(|p| value(p.0).len()).max().unwrap_or(1);
                 for &(x, y) in &s.points {
                     let _ = write!(out, "  {:>x_w$} ", value(x));

@@ -71,11 +71,16 @@ pub fn summary(s: &Summary) -> String {
         &mut o,
         "Pages",
         format!(
-            "{} in file, FSP_SIZE {}, free limit {}, {} never initialised",
+            "{} in file, FSP_SIZE {}, free limit {}, {} never initialised{}",
             s.page_count,
             opt(s.fsp_size),
             opt(s.free_limit),
-            s.all_zero_pages
+            s.all_zero_pages,
+            if s.hole_pages > 0 {
+                format!(" ({} in holes of the sparse file, not read)", s.hole_pages)
+            } else {
+                String::new()
+            }
         ),
     );
     row(
@@ -200,6 +205,14 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
     }
     if let Some(c) = r.compressed_bytes {
         let _ = write!(note, "page-compressed, {c} bytes");
+    }
+    if let Some(n) = r.hole_pages {
+        let last = u64::from(r.page) + u64::from(n) - 1;
+        let _ = write!(
+            note,
+            "pages {}..{last}: {n} in a hole of the sparse file (never written, not read)",
+            r.page
+        );
     }
     format!(
         "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}\n",

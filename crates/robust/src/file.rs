@@ -75,6 +75,7 @@ pub const WHOLE_FILE: &[&[&str]] = &[
     &["plot", "--levels", "--color", "always", FILE],
     &["plot", "--fill-histogram", "--png", PNG, FILE],
     &["plot", "--levels", "--png", PNG, FILE],
+    &["heatmap", "--lsn-scale", "rank", "--png", PNG, FILE],
 ];
 
 /// The commands of the `pages` target: `page N` (every page type's decoder).

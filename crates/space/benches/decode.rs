@@ -21,7 +21,7 @@ fn fixture(path: &str) -> Tablespace {
 }
 
 fn page(space: &Tablespace, n: u32) -> Vec<u8> {
-    space.page(n).expect("page").to_vec()
+    space.page(n).expect("page")
 }
 
 fn checksums(c: &mut Criterion) {

@@ -48,6 +48,9 @@ pub enum FindingKind {
     /// `PAGE_N_RECS`, `PAGE_N_HEAP` or `PAGE_HEAP_TOP` that disagrees with
     /// the records, records that overlap.
     BadIndexPage,
+    /// The file changed length while it was read (another process truncated
+    /// or extended it): what was read may mix two states of the file.
+    FileChanged,
 }
 
 impl FindingKind {
@@ -71,6 +74,7 @@ impl FindingKind {
             FindingKind::PageClaimedTwice => "page_claimed_twice",
             FindingKind::OwnershipMismatch => "ownership_mismatch",
             FindingKind::BadIndexPage => "bad_index_page",
+            FindingKind::FileChanged => "file_changed",
         }
     }
 }

@@ -33,4 +33,4 @@ pub use finding::{Finding, FindingKind};
 pub use finding_log::FindingLog;
 pub use page_check::{PageCheck, PageChecker};
 pub use space_map::SpaceMap;
-pub use tablespace::{OpenOptions, Tablespace};
+pub use tablespace::{OpenOptions, ScanItem, Tablespace};

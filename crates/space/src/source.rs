@@ -1,6 +1,9 @@
-//! The bytes of a file: a read-only memory map for random access to single
-//! pages, and positioned reads into a caller's buffer for whole-file scans (so
-//! that a scan's memory stays flat however large the file). `.gz` files are
+//! The bytes of a file, read with positioned reads into a caller's buffer
+//! (so that a scan's memory stays flat however large the file). No memory
+//! map: a file that another process truncates while it is read gives short
+//! reads, which are reported, where a map would raise SIGBUS. Holes of a
+//! sparse file are found with `SEEK_DATA` / `SEEK_HOLE`, so a scan skips
+//! them instead of reading zeros. `.gz` files are
 //! first inflated into an anonymous temporary file, up to a limit: the
 //! user's (`OpenOptions::gz_limit`) when given, else the size their page 0
 //! claims (twice `FSP_SIZE` pages, and some slack) and at most
@@ -8,16 +11,16 @@
 //! directory — a small crafted `.gz` cannot fill the disk.
 
 use crate::SpaceError;
-use memmap2::Mmap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// The mapped bytes of a tablespace file.
+/// An open tablespace file (or its inflated copy).
 #[derive(Debug)]
 pub struct Source {
     file: File,
-    map: Option<Mmap>,
+    /// The file's length when it was opened.
+    len: u64,
     /// True when the file was gzip-compressed and inflated to a temporary file.
     pub inflated_from_gzip: bool,
     /// Bytes the file occupies on disk (`st_blocks` × 512), less than its
@@ -46,8 +49,8 @@ pub const GZ_LIMIT_DEFAULT: u64 = 64 << 30;
 const TMP_RESERVE: u64 = 256 << 20;
 
 impl Source {
-    /// Opens `path` read-only and maps it. A gzip file (magic `1f 8b`) is
-    /// inflated, streaming, into an unnamed temporary file that is mapped
+    /// Opens `path` read-only. A gzip file (magic `1f 8b`) is
+    /// inflated, streaming, into an unnamed temporary file that is read
     /// instead: at most `gz_limit` bytes when given, else no more than its
     /// page 0 claims nor [`GZ_LIMIT_DEFAULT`]; the original is never written.
     pub fn open(path: &Path, gz_limit: Option<u64>) -> Result<Self, SpaceError> {
@@ -83,29 +86,52 @@ impl Source {
             file = inflate(path, file, gz_limit)?;
         }
         let len = file.metadata().map_err(io)?.len();
-        if len == 0 {
-            return Ok(Source {
-                file,
-                map: None,
-                inflated_from_gzip,
-                allocated_bytes,
-            });
-        }
-        // SAFETY: the map is read-only. Its contents may change if another
-        // process writes the file while we read it (a live server); every
-        // read through it is bounds-checked against the length fixed here, so
-        // a concurrent write yields wrong bytes (reported as findings), never
-        // undefined behaviour in our code. Truncation by another process is the
-        // one hazard no reader can rule out; the docs say not to inspect a file
-        // that is being truncated.
-        #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         Ok(Source {
             file,
-            map: Some(map),
+            len,
             inflated_from_gzip,
             allocated_bytes,
         })
+    }
+
+    /// The file's length in bytes when it was opened.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when the file was empty when it was opened.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The file's length now (it may have changed since it was opened).
+    pub fn current_len(&self) -> std::io::Result<u64> {
+        Ok(self.file.metadata()?.len())
+    }
+
+    /// The first `max` bytes of the file (fewer when it is shorter).
+    pub fn head(&self, max: usize) -> std::io::Result<Vec<u8>> {
+        let want = usize::try_from(self.len).map_or(max, |l| l.min(max));
+        let mut buf = vec![0u8; want];
+        let got = self.read_at(0, &mut buf)?;
+        buf.truncate(got);
+        Ok(buf)
+    }
+
+    /// Where the next byte of data at or after `offset` is: `None` when
+    /// only a hole follows up to the end of the file. Where the file system
+    /// cannot tell, every byte is data (`Some(offset)`).
+    pub fn next_data(&self, offset: u64) -> Option<u64> {
+        seek_data_or_hole(&self.file, offset, true).unwrap_or(Some(offset))
+    }
+
+    /// Where the hole that follows `offset` (a data byte) begins: the end of
+    /// the file when no hole follows, or when the file system cannot tell.
+    pub fn next_hole(&self, offset: u64) -> u64 {
+        seek_data_or_hole(&self.file, offset, false)
+            .ok()
+            .flatten()
+            .unwrap_or(u64::MAX)
     }
 
     /// Fills `buf` with the bytes at `offset` (fewer only at the end of the
@@ -122,11 +148,29 @@ impl Source {
         }
         Ok(done)
     }
+}
 
-    /// All bytes of the file.
-    pub fn bytes(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or(&[])
+/// `SEEK_DATA` (`data`) or `SEEK_HOLE` from `offset`: `Ok(None)` when no
+/// data follows (ENXIO), an error when the file system cannot tell.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+fn seek_data_or_hole(file: &File, offset: u64, data: bool) -> std::io::Result<Option<u64>> {
+    use rustix::fs::{seek, SeekFrom};
+    let whence = if data {
+        SeekFrom::Data(offset)
+    } else {
+        SeekFrom::Hole(offset)
+    };
+    match seek(file, whence) {
+        Ok(at) => Ok(Some(at)),
+        Err(rustix::io::Errno::NXIO) => Ok(None),
+        Err(e) => Err(e.into()),
     }
+}
+
+/// No hole information on this system: every byte is data.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+fn seek_data_or_hole(_: &File, _: u64, _: bool) -> std::io::Result<Option<u64>> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
 }
 
 /// Inflates the gzip stream of `file` (the file at `path`) into an unnamed

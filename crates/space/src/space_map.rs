@@ -222,10 +222,18 @@ impl SpaceMap {
         Ok(map)
     }
 
-    /// Reads every extent descriptor of the file.
+    /// Reads every extent descriptor of the space: the extents of the file
+    /// up to `FSP_SIZE` or the free limit, whichever is further. Pages past
+    /// both (a file longer than its page 0 says, a sparse file extended by
+    /// hand) have no extent: they are beyond the free limit, and the map's
+    /// memory does not grow with them.
     fn read_descriptors(&mut self, pages: &mut LogicalPages<'_>, findings: &mut Vec<Finding>) {
         let (ps, es) = (self.physical_page_size, self.extent_size);
-        let n_extents = self.page_count.div_ceil(es);
+        let mapped = self
+            .page_count
+            .min(self.fsp_size.max(self.free_limit))
+            .max(1);
+        let n_extents = mapped.div_ceil(es);
         self.free_bits = vec![0; (n_extents as usize * es as usize).div_ceil(64)];
         let mut descriptor_page: Option<(u32, Option<Vec<u8>>)> = None;
         for e in 0..n_extents {

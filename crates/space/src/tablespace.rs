@@ -13,7 +13,7 @@ use innodb_format::fsp::header::{FspHeader, FSP_SPACE_FLAGS};
 use innodb_format::space_format::SpaceFormat;
 use innodb_format::sys::trx_sys::TRX_SYS_PAGE_NO;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Bytes read at a time by [`Tablespace::for_each_page`]: small enough to stay
@@ -26,8 +26,45 @@ const SCAN_CHUNK_BYTES: usize = 128 << 10;
 /// Alignment of the scan buffer.
 const READ_ALIGN: usize = 4096;
 
+/// Bytes read from the start of the file when page 0 is in doubt: the pages
+/// the page-size probe and the space-id vote look at (65 pages of 64 KiB).
+const HEAD_BYTES: usize = 65 * innodb_format::MAX_PAGE_SIZE;
+
+/// What a page scan ([`Tablespace::for_each_page`]) meets, in file order.
+#[derive(Debug)]
+pub enum ScanItem<'a> {
+    /// Page `n`'s physical bytes.
+    Page(u32, &'a [u8]),
+    /// Page `n` could not be read (a bad sector); the pages after it still are.
+    Unreadable(u32, std::io::Error),
+    /// `count` pages from `first` lie wholly in a hole of a sparse file:
+    /// never written, they read as zeros, and are not read.
+    Hole {
+        /// The first page of the hole.
+        first: u32,
+        /// How many pages.
+        count: u32,
+    },
+    /// The file ended before page `page`: it was shortened while it was
+    /// read, to `len` bytes. The pages from `page` on are not read.
+    Shrunk {
+        /// The first page that was not there any more.
+        page: u32,
+        /// The file's length now.
+        len: u64,
+    },
+    /// After the last page was read, the file's length was found changed:
+    /// `len` bytes now, `was` when it was opened.
+    Resized {
+        /// The file's length when it was opened.
+        was: u64,
+        /// Its length now.
+        len: u64,
+    },
+}
+
 /// Options for opening a tablespace.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct OpenOptions {
     /// Physical page size to use instead of the one page 0 gives (for files
     /// whose page 0 is damaged).
@@ -35,6 +72,9 @@ pub struct OpenOptions {
     /// The most a `.gz` file is inflated to (`--gz-limit`); `None`:
     /// [`crate::source::GZ_LIMIT_DEFAULT`].
     pub gz_limit: Option<u64>,
+    /// Set when the file is found to have changed length while it was read
+    /// (shared by every file opened with these options).
+    pub changed: Option<Arc<AtomicBool>>,
 }
 
 /// How the page size was decided.
@@ -62,6 +102,7 @@ pub struct Tablespace {
     doublewrite: Option<DoublewriteArea>,
     open_findings: Vec<Finding>,
     progress: Option<Arc<AtomicU64>>,
+    changed: Option<Arc<AtomicBool>>,
 }
 
 impl Tablespace {
@@ -70,10 +111,16 @@ impl Tablespace {
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
         let path = path.as_ref().to_path_buf();
         let source = Source::open(&path, options.gz_limit)?;
-        let bytes = source.bytes();
-        if bytes.is_empty() {
+        if source.is_empty() {
             return Err(SpaceError::Empty { path });
         }
+        let io = |source| SpaceError::Io {
+            path: path.clone(),
+            source,
+        };
+        // Page 0 at the largest page size; the first pages after it only
+        // when the page size must be probed or page 0 is in doubt.
+        let mut bytes = source.head(innodb_format::MAX_PAGE_SIZE).map_err(io)?;
         if let Some(given) = options.page_size {
             if !PAGE_SIZES.contains(&given) {
                 return Err(SpaceError::BadPageSize {
@@ -84,7 +131,7 @@ impl Tablespace {
             }
         }
         let mut open_findings = Vec::new();
-        let page0 = detect::from_page0(bytes);
+        let page0 = detect::from_page0(&bytes);
         // Page 0's own fields are trusted when it verifies and the page size in
         // use is the one it gives.
         let page0_valid = match &page0 {
@@ -93,7 +140,10 @@ impl Tablespace {
                 .is_none_or(|g| g == f.physical_page_size()),
             _ => false,
         };
-        let (format, page_size_source) = match decide_format(bytes, page0, options.page_size) {
+        if !page0_valid {
+            bytes = source.head(HEAD_BYTES).map_err(io)?;
+        }
+        let (format, page_size_source) = match decide_format(&bytes, page0, options.page_size) {
             Ok((format, source, finding)) => {
                 open_findings.extend(finding);
                 (format, source)
@@ -109,7 +159,7 @@ impl Tablespace {
         };
 
         let ps = format.physical_page_size();
-        let len = bytes.len();
+        let len = usize::try_from(source.len()).unwrap_or(usize::MAX);
         let Some(page0_bytes) = bytes.get(..ps) else {
             return Err(SpaceError::ShorterThanAPage {
                 path,
@@ -136,19 +186,38 @@ impl Tablespace {
         // A page 0 that does not verify may hold a damaged space id: ask the other pages.
         let space_id = match (&fsp_header, page0_valid) {
             (Some(h), true) => h.space_id,
-            (h, false) => majority_space_id(bytes, &format)
+            (h, false) => majority_space_id(&bytes, &format)
                 .or(h.map(|h| h.space_id))
                 .unwrap_or(0),
-            (None, true) => majority_space_id(bytes, &format).unwrap_or(0),
+            (None, true) => majority_space_id(&bytes, &format).unwrap_or(0),
         };
         let doublewrite = if space_id == 0 && page_count > TRX_SYS_PAGE_NO {
-            let at = TRX_SYS_PAGE_NO as usize * ps;
-            bytes
-                .get(at..at + ps)
-                .and_then(|page| DoublewriteArea::find(page, format.extent_size()))
+            let mut page = vec![0u8; ps];
+            let at = u64::from(TRX_SYS_PAGE_NO) * ps as u64;
+            match source.read_at(at, &mut page) {
+                Ok(got) if got == ps => DoublewriteArea::find(&page, format.extent_size()),
+                _ => None,
+            }
         } else {
             None
         };
+        if let Some(fsp) = fsp_header.as_ref().filter(|_| page0_valid) {
+            open_findings.extend(size_findings(fsp, page_count, format.extent_size() as u32));
+        }
+        if let Some(a) = format
+            .flags
+            .compression_algorithm
+            .filter(|a| a.name() == "unknown")
+        {
+            open_findings.push(page0_finding(
+                FSP_SPACE_FLAGS,
+                "FSP_SPACE_FLAGS",
+                format!(
+                    "the flags name page compression algorithm {}, which no server defines (1 zlib .. 6 snappy): page-compressed pages cannot be inflated",
+                    a.0
+                ),
+            ));
+        }
         Ok(Tablespace {
             path,
             source,
@@ -160,6 +229,7 @@ impl Tablespace {
             doublewrite,
             open_findings,
             progress: None,
+            changed: options.changed,
         })
     }
 
@@ -224,21 +294,29 @@ impl Tablespace {
 
     /// Bytes of the file (of the inflated copy, for a `.gz`).
     pub fn file_bytes(&self) -> u64 {
-        self.source.bytes().len() as u64
+        self.source.len()
     }
 
-    /// The physical bytes of page `n`.
-    pub fn page(&self, n: u32) -> Result<&[u8], SpaceError> {
+    /// The physical bytes of page `n`, read from the file now.
+    pub fn page(&self, n: u32) -> Result<Vec<u8>, SpaceError> {
         let ps = self.format.physical_page_size();
-        let start = n as usize * ps;
-        match self.source.bytes().get(start..start + ps) {
-            Some(page) if n < self.page_count => Ok(page),
-            _ => Err(SpaceError::NoSuchPage {
+        let mut page = vec![0u8; ps];
+        let got = self.read_page_prefix(n, &mut page)?;
+        if got < ps {
+            self.mark_changed();
+            return Err(SpaceError::Io {
                 path: self.path.clone(),
-                page: n.into(),
-                page_count: self.page_count,
-            }),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "page {n} ends past the end of the file, which has shrunk to {} bytes since it was opened ({} bytes)",
+                        self.source.current_len().unwrap_or(0),
+                        self.source.len()
+                    ),
+                ),
+            });
         }
+        Ok(page)
     }
 
     /// Reads `buf.len()` bytes of page `n` from its start with a positioned
@@ -267,14 +345,12 @@ impl Tablespace {
     /// Calls `f` with every page in `first..=last` (clamped to the file), in
     /// file order, with the page's physical bytes, or with the error that
     /// reading it gave (a bad sector stops nothing: the pages after it are
-    /// still read). Pages are read in large sequential chunks into one reused
-    /// buffer, so memory stays flat however large the file is.
-    pub fn for_each_page(
-        &self,
-        first: u32,
-        last: u32,
-        mut f: impl FnMut(u32, Result<&[u8], std::io::Error>),
-    ) {
+    /// still read). Pages wholly inside a hole of a sparse file are not read:
+    /// they come as one [`ScanItem::Hole`] per run. Pages are read in large
+    /// sequential chunks into one reused buffer, so memory stays flat however
+    /// large the file is. A file that changes length while it is read says
+    /// so ([`ScanItem::Shrunk`], [`ScanItem::Resized`]).
+    pub fn for_each_page(&self, first: u32, last: u32, mut f: impl FnMut(ScanItem<'_>)) {
         let ps = self.format.physical_page_size();
         let last = last.min(self.page_count.saturating_sub(1));
         if self.page_count == 0 || first > last {
@@ -290,40 +366,119 @@ impl Tablespace {
         let Some(buf) = backing.get_mut(skip..skip + per_chunk * ps) else {
             return;
         };
+        let ps64 = ps as u64;
         let mut next = u64::from(first);
         let end = u64::from(last) + 1;
+        // Bytes before `data_end` are known to be data (no hole there).
+        let mut data_end = 0u64;
         while next < end {
-            let n = (per_chunk as u64).min(end - next) as usize;
-            // `n` is at most `per_chunk`: the buffer always holds `n` pages.
-            let Some(want) = buf.get_mut(..n * ps) else {
-                return;
-            };
-            match self.source.read_at(next * ps as u64, want) {
-                Ok(got) => {
-                    if let Some(p) = &self.progress {
-                        p.fetch_add(got as u64, Ordering::Relaxed);
-                    }
-                    for (i, page) in want.chunks_exact(ps).take(got / ps).enumerate() {
-                        f((next + i as u64) as u32, Ok(page));
-                    }
-                    if got < n * ps {
-                        // The file shrank while we read it: stop at what is there.
-                        return;
-                    }
-                }
-                Err(_) => {
-                    // Read the chunk page by page to keep every readable page.
-                    for (i, page) in want.chunks_exact_mut(ps).enumerate() {
-                        let no = next + i as u64;
-                        match self.source.read_at(no * ps as u64, page) {
-                            Ok(got) if got == ps => f(no as u32, Ok(page)),
-                            Ok(_) => return,
-                            Err(e) => f(no as u32, Err(e)),
+            if next * ps64 >= data_end {
+                // Skip the pages that lie wholly in the hole (if any) at `next`.
+                let data = match self.source.next_data(next * ps64) {
+                    Some(data) => data,
+                    // No data after `next`: a hole up to the end of the file,
+                    // or the file has ended before `next` (it was shortened).
+                    None => match self.source.current_len() {
+                        Ok(len) if len / ps64 <= next => {
+                            self.mark_changed();
+                            f(ScanItem::Shrunk {
+                                page: next as u32,
+                                len,
+                            });
+                            return;
                         }
+                        Ok(len) => len / ps64 * ps64,
+                        Err(_) => u64::MAX,
+                    },
+                };
+                let hole_pages = (data / ps64).min(end) - next;
+                if hole_pages > 0 {
+                    f(ScanItem::Hole {
+                        first: next as u32,
+                        count: hole_pages as u32,
+                    });
+                    next += hole_pages;
+                    continue;
+                }
+                data_end = self.source.next_hole(data).max(data + 1);
+            }
+            // Read up to the end of the data (rounded up to a whole page).
+            let data_pages = data_end.div_ceil(ps64).max(next + 1);
+            let n = (per_chunk as u64).min(end - next).min(data_pages - next) as usize;
+            if !self.read_chunk(next, n, buf, &mut f) {
+                return;
+            }
+            next += n as u64;
+        }
+        if end == u64::from(self.page_count) {
+            if let Ok(len) = self.source.current_len() {
+                if len != self.source.len() {
+                    self.mark_changed();
+                    f(ScanItem::Resized {
+                        was: self.source.len(),
+                        len,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Reads pages `next..next + n` into `buf` and hands them to `f`; false
+    /// when the file has ended early (shrunk), after saying so.
+    fn read_chunk(
+        &self,
+        next: u64,
+        n: usize,
+        buf: &mut [u8],
+        f: &mut impl FnMut(ScanItem<'_>),
+    ) -> bool {
+        let ps = self.format.physical_page_size();
+        // `n` is at most the pages the buffer holds.
+        let Some(want) = buf.get_mut(..n * ps) else {
+            return false;
+        };
+        let shrunk = |page: u64| {
+            self.mark_changed();
+            ScanItem::Shrunk {
+                page: page as u32,
+                len: self.source.current_len().unwrap_or(0),
+            }
+        };
+        match self.source.read_at(next * ps as u64, want) {
+            Ok(got) => {
+                if let Some(p) = &self.progress {
+                    p.fetch_add(got as u64, Ordering::Relaxed);
+                }
+                for (i, page) in want.chunks_exact(ps).take(got / ps).enumerate() {
+                    f(ScanItem::Page((next + i as u64) as u32, page));
+                }
+                if got < n * ps {
+                    f(shrunk(next + (got / ps) as u64));
+                    return false;
+                }
+            }
+            Err(_) => {
+                // Read the chunk page by page to keep every readable page.
+                for (i, page) in want.chunks_exact_mut(ps).enumerate() {
+                    let no = next + i as u64;
+                    match self.source.read_at(no * ps as u64, page) {
+                        Ok(got) if got == ps => f(ScanItem::Page(no as u32, page)),
+                        Ok(_) => {
+                            f(shrunk(no));
+                            return false;
+                        }
+                        Err(e) => f(ScanItem::Unreadable(no as u32, e)),
                     }
                 }
             }
-            next += n as u64;
+        }
+        true
+    }
+
+    /// Records that the file changed length while it was read.
+    fn mark_changed(&self) {
+        if let Some(c) = &self.changed {
+            c.store(true, Ordering::Relaxed);
         }
     }
 
@@ -331,6 +486,49 @@ impl Tablespace {
     pub fn checker(&self) -> PageChecker {
         PageChecker::new(self.format.clone(), self.space_id, self.doublewrite)
     }
+}
+
+/// What page 0's sizes say that the file or each other contradict: a
+/// `FSP_SIZE` other than the file's page count (pages past it are outside
+/// the space; pages short of it are missing), an `FSP_FREE_LIMIT` of 0, not
+/// on an extent boundary, or past the extent that holds the last page.
+fn size_findings(fsp: &FspHeader, page_count: u32, extent_size: u32) -> Vec<Finding> {
+    use innodb_format::fsp::header::{FSP_FREE_LIMIT, FSP_SIZE};
+    let mut out = Vec::new();
+    let size = fsp.size;
+    if size < page_count {
+        out.push(page0_finding(
+            FSP_SIZE,
+            "FSP_SIZE",
+            format!(
+                "page 0 gives a tablespace of {size} pages but the file holds {page_count}: pages {size}..{} lie past FSP_SIZE, outside the space (the server does not read them)",
+                page_count - 1
+            ),
+        ));
+    } else if size > page_count {
+        out.push(page0_finding(
+            FSP_SIZE,
+            "FSP_SIZE",
+            format!(
+                "page 0 gives a tablespace of {size} pages but the file holds only {page_count}: pages {page_count}..{} are missing (a truncated copy, or a damaged FSP_SIZE)",
+                u64::from(size) - 1
+            ),
+        ));
+    }
+    let extent = extent_size.max(1);
+    let limit = fsp.free_limit;
+    let ceiling = u64::from(size.max(page_count)).div_ceil(u64::from(extent)) * u64::from(extent);
+    if limit == 0 || !limit.is_multiple_of(extent) || u64::from(limit) > ceiling {
+        out.push(page0_finding(
+            FSP_FREE_LIMIT,
+            "FSP_FREE_LIMIT",
+            format!(
+                "FSP_FREE_LIMIT {limit} is not a page the server's free limit can be: it is a positive multiple of the {extent}-page extent, at most {ceiling} for a space of {} pages",
+                size.max(page_count)
+            ),
+        ));
+    }
+    out
 }
 
 fn page0_finding(offset: usize, field: &'static str, message: String) -> Finding {

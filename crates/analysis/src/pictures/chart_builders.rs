@@ -1,7 +1,8 @@
 //! The charts of `plot`: fill histograms per index, pages per tree level,
 //! and the undo history's growth.
 
-use super::{palette, Chart, ChartKind, Series};
+use super::palette::{self, IndexKeys};
+use super::{count, Chart, ChartKind, Series};
 use crate::reports::indexes::{IndexesReport, FILL_BUCKETS};
 use crate::reports::undo_report::UndoReport;
 
@@ -28,6 +29,11 @@ fn file_name(path: &str) -> &str {
     name.strip_suffix(".gz").unwrap_or(name)
 }
 
+/// The letters and colours of a file's indexes: those of its heatmaps.
+fn index_keys(r: &IndexesReport) -> IndexKeys {
+    IndexKeys::new(r.indexes.iter().map(|ix| ix.index_id))
+}
+
 /// Pages of each index per fill bucket (0–10 %, …, 90–100 %, over 100 %),
 /// every level of the index counted.
 pub fn fill_histogram(r: &IndexesReport) -> Chart {
@@ -40,11 +46,11 @@ pub fn fill_histogram(r: &IndexesReport) -> Chart {
             }
         })
         .collect();
+    let keys = index_keys(r);
     let series = r
         .indexes
         .iter()
-        .enumerate()
-        .map(|(i, ix)| {
+        .map(|ix| {
             let mut counts = [0u64; FILL_BUCKETS];
             for l in &ix.level_stats {
                 for (c, n) in counts.iter_mut().zip(l.fill_histogram) {
@@ -52,10 +58,15 @@ pub fn fill_histogram(r: &IndexesReport) -> Chart {
                 }
             }
             let name = index_series_name(ix.index_id, ix.name.as_deref());
+            let (symbol, colour) = keys.key(ix.index_id);
             Series {
-                legend: format!("{name}: {} pages", counts.iter().sum::<u64>()),
+                legend: format!(
+                    "{name}: {}",
+                    count(counts.iter().sum::<u64>(), "page", "pages")
+                ),
                 name,
-                colour: palette::distinct(i),
+                symbol,
+                colour,
                 points: bar_points(&counts),
             }
         })
@@ -89,20 +100,22 @@ pub fn levels(r: &IndexesReport) -> Chart {
             }
         })
         .collect();
+    let keys = index_keys(r);
     let series = r
         .indexes
         .iter()
-        .enumerate()
-        .map(|(i, ix)| {
+        .map(|ix| {
             let name = index_series_name(ix.index_id, ix.name.as_deref());
+            let (symbol, colour) = keys.key(ix.index_id);
             Series {
                 legend: format!(
-                    "{name}: {} pages in {} levels",
-                    ix.pages_per_level.iter().sum::<u64>(),
-                    ix.pages_per_level.len()
+                    "{name}: {} in {}",
+                    count(ix.pages_per_level.iter().sum::<u64>(), "page", "pages"),
+                    count(ix.pages_per_level.len() as u64, "level", "levels")
                 ),
                 name,
-                colour: palette::distinct(i),
+                symbol,
+                colour,
                 points: bar_points(&ix.pages_per_level),
             }
         })
@@ -134,8 +147,11 @@ pub fn undo_growth(r: &UndoReport, source: &str) -> Chart {
     Chart {
         title: format!("{source}: undo history growth"),
         subtitle: format!(
-            "history list length {}, {} undo logs, {} records, {} pages, by transaction number",
-            r.totals.history_list_length, r.totals.undo_logs, records, r.totals.undo_pages
+            "history list length {}, {}, {}, {}, by transaction number",
+            r.totals.history_list_length,
+            count(r.totals.undo_logs as u64, "undo log", "undo logs"),
+            count(records, "record", "records"),
+            count(r.totals.undo_pages, "page", "pages")
         ),
         kind: ChartKind::Steps,
         x_label: "transaction number (trx_no)".into(),
@@ -143,11 +159,13 @@ pub fn undo_growth(r: &UndoReport, source: &str) -> Chart {
         categories: Vec::new(),
         series: vec![Series {
             name: "undo pages in the history".into(),
+            symbol: palette::SEGMENTS[6].1,
             legend: format!(
-                "undo pages in the history: {} pages in {} logs",
-                r.totals.undo_pages, r.totals.undo_logs
+                "undo pages in the history: {} in {}",
+                count(r.totals.undo_pages, "page", "pages"),
+                count(r.totals.undo_logs as u64, "log", "logs")
             ),
-            colour: palette::LSN_BANDS[8],
+            colour: palette::SEGMENTS[6].2,
             points,
         }],
     }

@@ -9,13 +9,43 @@
 
 pub mod chart_builders;
 pub mod heatmap;
+pub mod lsn_age;
 pub mod palette;
 
 use serde::Serialize;
 
 /// Rows of a raster at most: larger files are drawn with several pages per
-/// cell, so that any file gives an image of bounded size.
-pub const MAX_ROWS: u32 = 1024;
+/// cell, so that any file gives an image of bounded size (512 rows of at
+/// least 4 px: a map at most 2,048 px tall).
+pub const MAX_ROWS: u32 = 512;
+
+/// The fill levels a fill scale shows: 0 %, 10 %, …, 100 %.
+pub const FILL_SCALE: [f32; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+/// `n` and its noun, singular for one: `count(1, "page", "pages")` is
+/// "1 page", `count(3, "page", "pages")` "3 pages".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `c` as drawn at fill `level` (0 to 1): `c` itself when full, blended
+/// toward white as the page empties, a quarter of it when empty (NaN is
+/// empty, levels are clamped).
+pub fn shade(c: Rgb, level: f32) -> Rgb {
+    let level = if level.is_nan() {
+        0.0
+    } else {
+        level.clamp(0.0, 1.0)
+    };
+    let f = 0.25 + 0.75 * level;
+    let ch = |v: u8| {
+        (255.0 + (f32::from(v) - 255.0) * f)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    };
+    Rgb(ch(c.0), ch(c.1), ch(c.2))
+}
 
 /// A colour, red, green, blue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -34,6 +64,9 @@ pub struct LegendItem {
     pub pages: u64,
     /// Share of the pages drawn, in percent.
     pub percent: f64,
+    /// Its cells are shaded by their level (the indexes of a fill map):
+    /// see [`shade`].
+    pub shaded: bool,
 }
 
 /// Marks a cell that holds no page (past the end of the file).
@@ -130,6 +163,18 @@ impl Raster {
         self.legend.get(usize::from(cell.class))
     }
 
+    /// The colour a cell is drawn in, `None` for no page (or a class not in
+    /// the legend): its class's colour, shaded by its level when the class
+    /// is (the indexes of a fill map).
+    pub fn cell_colour(&self, cell: &Cell) -> Option<Rgb> {
+        let item = self.item(cell)?;
+        Some(if item.shaded && self.level_meaning == LevelMeaning::Fill {
+            shade(item.colour, cell.level)
+        } else {
+            item.colour
+        })
+    }
+
     /// The model as text, for snapshots: a header, the legend (symbol,
     /// colour, pages, share, label), then one line per row with each
     /// cell's legend symbol (fill levels are not shown).
@@ -169,6 +214,8 @@ impl Raster {
 pub struct Series {
     /// Its name, beside its bars.
     pub name: String,
+    /// Its symbol: an index's letter, the same as in the heatmaps of its file.
+    pub symbol: char,
     /// Its legend line: the name and what it totals.
     pub legend: String,
     /// Its colour.
@@ -247,7 +294,8 @@ impl Chart {
                 .collect();
             let _ = writeln!(
                 s,
-                "  {} #{r:02x}{g:02x}{b:02x}: {}",
+                "  {} {} #{r:02x}{g:02x}{b:02x}: {}",
+                series.symbol,
                 series.name,
                 pts.join(" ")
             );

@@ -2,23 +2,30 @@
 
 use super::Rgb;
 
-/// LSN-age bands, oldest (cold) to newest (hot): ten steps of the
-/// red-yellow-blue scale, reversed.
+/// LSN-age bands, oldest to newest: ten steps of the sequential, perceptually
+/// even "plasma" scale (matplotlib's), from yellow (oldest) through orange and
+/// magenta to purple (newest), as in Jeremy Cole's pictures where a table whose
+/// every page is recent is purple all over. Its darkest, near-black blue end
+/// is left out so that the newest band stays purple and reads on a dark
+/// terminal. No band is grey or pale, so a page never written (pale grey,
+/// [`EMPTY`]) cannot be taken for one.
 pub const LSN_BANDS: [Rgb; 10] = [
-    Rgb(0x31, 0x36, 0x95),
-    Rgb(0x45, 0x75, 0xb4),
-    Rgb(0x74, 0xad, 0xd1),
-    Rgb(0xab, 0xd9, 0xe9),
-    Rgb(0xe0, 0xf3, 0xf8),
-    Rgb(0xfe, 0xe0, 0x90),
-    Rgb(0xfd, 0xae, 0x61),
-    Rgb(0xf4, 0x6d, 0x43),
-    Rgb(0xd7, 0x30, 0x27),
-    Rgb(0xa5, 0x00, 0x26),
+    Rgb(0xf0, 0xf9, 0x21),
+    Rgb(0xfb, 0xd0, 0x25),
+    Rgb(0xfb, 0xab, 0x35),
+    Rgb(0xf3, 0x8a, 0x48),
+    Rgb(0xe5, 0x6b, 0x5d),
+    Rgb(0xd1, 0x4f, 0x72),
+    Rgb(0xba, 0x34, 0x88),
+    Rgb(0x9e, 0x19, 0x9d),
+    Rgb(0x7b, 0x05, 0xa6),
+    Rgb(0x56, 0x02, 0xa2),
 ];
 
-/// The hottest colour: the newest page's.
-pub const HOTTEST: Rgb = LSN_BANDS[9];
+/// The newest band's colour: the newest page's.
+pub const NEWEST: Rgb = LSN_BANDS[9];
+/// The oldest band's colour: the oldest written page's.
+pub const OLDEST: Rgb = LSN_BANDS[0];
 
 /// Free pages (of free extents and free pages of fragment extents).
 pub const FREE: Rgb = Rgb(0xd9, 0xd9, 0xd9);
@@ -33,8 +40,7 @@ pub const UNACCOUNTED: Rgb = Rgb(0xff, 0x00, 0xff);
 /// Any other page.
 pub const OTHER: Rgb = Rgb(0x99, 0x99, 0x99);
 
-/// Distinct colours for indexes and segments, in order of first appearance
-/// (Tableau 10, then Set 2).
+/// Distinct colours for indexes, by rank (Tableau 10, then Set 2).
 pub const DISTINCT: [Rgb; 18] = [
     Rgb(0x4e, 0x79, 0xa7),
     Rgb(0xf2, 0x8e, 0x2b),
@@ -64,6 +70,77 @@ pub fn distinct(i: usize) -> Rgb {
         .unwrap_or(DISTINCT[0])
 }
 
+/// Index letters by rank: `A`–`Z`, then `a`–`z`, then `0`–`9` (repeating
+/// after the last).
+pub const INDEX_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The letter and colour of the index of rank `rank` in its tablespace.
+pub fn index_key(rank: usize) -> (char, Rgb) {
+    let n = INDEX_SYMBOLS.len();
+    let symbol = INDEX_SYMBOLS.chars().nth(rank % n).unwrap_or('?');
+    (symbol, distinct(rank))
+}
+
+/// The ranks of a tablespace's indexes, which give each index its letter
+/// and colour ([`index_key`]) in every picture of the file: the heatmaps by
+/// index and by fill, and the series of `plot --levels` and
+/// `--fill-histogram`. The indexes the space map names (their roots, in
+/// index id order) come first, from `A`; ids met only on pages follow, in
+/// id order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexKeys {
+    ids: Vec<u64>,
+}
+
+impl IndexKeys {
+    /// Keys for the indexes `known` (sorted here, duplicates dropped).
+    pub fn new(known: impl IntoIterator<Item = u64>) -> IndexKeys {
+        let mut ids: Vec<u64> = known.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        IndexKeys { ids }
+    }
+
+    /// Adds the ids of `others` that are not known yet, after the known
+    /// ones, in id order.
+    pub fn add_others(&mut self, others: impl IntoIterator<Item = u64>) {
+        let mut extra: Vec<u64> = others
+            .into_iter()
+            .filter(|id| !self.ids.contains(id))
+            .collect();
+        extra.sort_unstable();
+        extra.dedup();
+        self.ids.extend(extra);
+    }
+
+    /// The rank of index `id` (after every known index when it is not one).
+    pub fn rank(&self, id: u64) -> usize {
+        self.ids
+            .iter()
+            .position(|&i| i == id)
+            .unwrap_or(self.ids.len())
+    }
+
+    /// The letter and colour of index `id`.
+    pub fn key(&self, id: u64) -> (char, Rgb) {
+        index_key(self.rank(id))
+    }
+}
+
+/// The segments that are not indexes, in legend order: label, symbol and
+/// colour, fixed so that every file shows them alike. Their symbols are
+/// no letters and their colours none of the index colours.
+pub const SEGMENTS: [(&str, char, Rgb); 8] = [
+    ("change buffer", '@', Rgb(0x6b, 0x3e, 0x26)),
+    ("transaction system", '*', Rgb(0x40, 0x00, 0x4b)),
+    ("doublewrite buffer", '%', Rgb(0xb1, 0x59, 0x28)),
+    ("dictionary header", '&', Rgb(0x01, 0x66, 0x5e)),
+    ("rollback segment headers", '=', Rgb(0xc2, 0xa5, 0xcf)),
+    ("rollback segment array", '+', Rgb(0x76, 0x2a, 0x83)),
+    ("undo log segments", '~', Rgb(0x9e, 0x4f, 0xc9)),
+    ("segment no header points at", '$', Rgb(0x8c, 0x6d, 0x31)),
+];
+
 /// The colour of a page type, by its name (as `PageType::name` gives it);
 /// INDEX pages are split into leaves and non-leaf pages.
 pub fn page_type(name: &str, leaf: Option<bool>) -> Rgb {
@@ -81,5 +158,52 @@ pub fn page_type(name: &str, leaf: Option<bool>) -> Rgb {
         ("ALLOCATED", _) => EMPTY,
         (n, _) if n.contains("BLOB") || n.contains("LOB") => Rgb(0xff, 0x7f, 0x00),
         _ => OTHER,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squared distance of two colours.
+    fn dist2(a: Rgb, b: Rgb) -> i32 {
+        let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).pow(2);
+        d(a.0, b.0) + d(a.1, b.1) + d(a.2, b.2)
+    }
+
+    /// How far a colour is from grey: its largest channel less its smallest.
+    fn chroma(c: Rgb) -> u8 {
+        c.0.max(c.1).max(c.2) - c.0.min(c.1).min(c.2)
+    }
+
+    #[test]
+    fn lsn_bands_stand_apart_from_free_and_never_written() {
+        for (b, &c) in LSN_BANDS.iter().enumerate() {
+            // No band is grey or pale: each is a strong colour, far from
+            // the greys of free and never-written pages.
+            assert!(chroma(c) >= 120, "band {b} {c:?} is greyish");
+            for grey in [EMPTY, FREE, OTHER] {
+                assert!(dist2(c, grey) >= 100 * 100, "band {b} {c:?} near {grey:?}");
+            }
+        }
+        // Neighbouring bands differ, and the ends are the named colours.
+        for w in LSN_BANDS.windows(2) {
+            assert!(dist2(w[0], w[1]) >= 20 * 20, "{w:?}");
+        }
+        assert_eq!((OLDEST, NEWEST), (LSN_BANDS[0], LSN_BANDS[9]));
+        assert!(dist2(EMPTY, FREE) >= 25 * 25);
+    }
+
+    #[test]
+    fn index_keys_rank_known_indexes_first() {
+        let mut k = IndexKeys::new([30, 10, 20, 10]);
+        k.add_others([99, 5, 20]);
+        assert_eq!(k.rank(10), 0);
+        assert_eq!(k.rank(30), 2);
+        assert_eq!(k.rank(5), 3);
+        assert_eq!(k.rank(99), 4);
+        assert_eq!(k.key(10), ('A', DISTINCT[0]));
+        assert_eq!(k.key(99).0, 'E');
+        assert_eq!(index_key(26).0, 'a');
     }
 }

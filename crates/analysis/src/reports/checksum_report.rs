@@ -46,11 +46,16 @@ pub struct ChecksumReport {
 
 impl ChecksumReport {
     /// True when every page verifies and every LSN agrees. A page that cannot
-    /// be verified (encrypted, unsupported compression) is not proven valid.
+    /// be verified (encrypted, unsupported compression) or read (a bad
+    /// sector) is not proven valid, nor is a file that changed length while
+    /// it was read.
     pub fn all_valid(&self) -> bool {
         self.bad_page_ranges.is_empty()
             && self.lsn_mismatches.is_empty()
             && self.unverifiable.is_empty()
+            && !["unreadable", "file_changed"]
+                .iter()
+                .any(|k| self.other_findings_by_kind.contains_key(*k))
     }
 
     /// Bad pages listed with their stored and computed values; the rest are
@@ -186,5 +191,14 @@ impl PageConsumer for Acc {
         if c.lsn_consistent == Some(false) {
             self.lsn.push(c.page_no);
         }
+    }
+
+    fn hole(&mut self, _first: u32, count: u32, zero: &mut PageCheck, _bytes: &[u8]) {
+        // Every page of a hole reads as zeros: all_zero, nothing to list.
+        self.pages += u64::from(count);
+        *self
+            .by_algorithm
+            .entry(verdict_name(&zero.checksum))
+            .or_insert(0) += u64::from(count);
     }
 }

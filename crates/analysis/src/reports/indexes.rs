@@ -338,6 +338,9 @@ struct OrphanFinder<'a> {
 }
 
 impl PageConsumer for OrphanFinder<'_> {
+    /// All-zero pages hold no index page: nothing to find in a hole.
+    fn hole(&mut self, _: u32, _: u32, _: &mut PageCheck, _: &[u8]) {}
+
     fn page(&mut self, check: &PageCheck, _bytes: &[u8]) {
         let (Some(h), true) = (
             check.index,

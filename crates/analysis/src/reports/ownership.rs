@@ -321,6 +321,17 @@ struct OwnershipAccumulator<'a> {
 }
 
 impl PageConsumer for OwnershipAccumulator<'_> {
+    fn hole(&mut self, first: u32, count: u32, zero: &mut PageCheck, bytes: &[u8]) {
+        let end = first.saturating_add(count);
+        let unmapped = self.unmapped_from(first).min(end);
+        for n in first..unmapped {
+            zero.page_no = n;
+            self.page(zero, bytes);
+        }
+        // All-zero pages past the map: counted at once, nothing else to do.
+        self.counts.beyond_free_limit += u64::from(end - unmapped);
+    }
+
     fn page(&mut self, check: &PageCheck, _bytes: &[u8]) {
         let n = check.page_no;
         let u = classify(self.map, n, &mut self.scratch);
@@ -402,6 +413,14 @@ impl OwnershipAccumulator<'_> {
                 }
             ),
         ));
+    }
+
+    /// Pages from `first` on that lie past the map's last extent: all are
+    /// beyond the free limit ([`classify`] says so without looking further).
+    fn unmapped_from(&self, first: u32) -> u32 {
+        let mapped = (self.map.extents.len() as u64 * u64::from(self.map.extent_size))
+            .min(u64::from(u32::MAX)) as u32;
+        mapped.max(first)
     }
 
     fn free_page(&mut self, check: &PageCheck) {

@@ -56,7 +56,7 @@ pub struct PageDetail {
 impl PageDetail {
     /// Decodes page `n` of `space`.
     pub fn build(space: &Tablespace, n: u32) -> Result<PageDetail, SpaceError> {
-        let bytes = space.page(n)?;
+        let bytes = &space.page(n)?;
         let format = space.format();
         let vendor = format.vendor;
         let full_crc32 = format.flags.full_crc32;

@@ -51,6 +51,10 @@ pub struct PageRow {
     /// `PAGE_N_RECS`, for index pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub records: Option<u16>,
+    /// Set when the row stands for this many all-zero pages from `page` on,
+    /// in a hole of a sparse file (never written; not read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hole_pages: Option<u32>,
 }
 
 /// The page listing of one file.
@@ -89,18 +93,34 @@ enum TypeFilter<'a> {
     Name(&'a str),
 }
 
-impl PageConsumer for Collector<'_, '_> {
-    fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
-        let name = c.page_type.name(self.vendor);
-        let keep = match &self.type_filter {
+impl Collector<'_, '_> {
+    fn keeps(&self, c: &PageCheck, name: &str) -> bool {
+        match &self.type_filter {
             None => true,
             Some(TypeFilter::Code(t)) => c.page_type.0 == *t,
             Some(TypeFilter::Name(n)) => {
                 PageType::from_name(n).is_some_and(|t| t.name(self.vendor) == name)
             }
-        };
-        if keep {
+        }
+    }
+}
+
+impl PageConsumer for Collector<'_, '_> {
+    fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
+        let name = c.page_type.name(self.vendor);
+        if self.keeps(c, &name) {
             (self.on_row)(&PageRow::from_check(c, name.into_owned()));
+        }
+    }
+
+    /// A hole is one row, however many pages it spans.
+    fn hole(&mut self, first: u32, count: u32, zero: &mut PageCheck, _bytes: &[u8]) {
+        let name = zero.page_type.name(self.vendor);
+        if self.keeps(zero, &name) {
+            zero.page_no = first;
+            let mut row = PageRow::from_check(zero, name.into_owned());
+            row.hole_pages = Some(count);
+            (self.on_row)(&row);
         }
     }
 }
@@ -120,6 +140,7 @@ impl PageRow {
             index_id: c.index.map(|i| i.index_id),
             level: c.index.map(|i| i.level),
             records: c.index.map(|i| i.n_recs),
+            hole_pages: None,
         }
     }
 }

@@ -51,6 +51,9 @@ pub struct Summary {
     pub lsn_mismatches: u64,
     /// Never-initialised (all-zero) pages.
     pub all_zero_pages: u64,
+    /// Of those, the pages in holes of a sparse file (not read: the file
+    /// system says they were never written).
+    pub hole_pages: u64,
     /// Pages stored page-compressed (MariaDB PAGE_COMPRESSED, MySQL
     /// `COMPRESSION='zlib'`/`'lz4'`).
     pub page_compressed_pages: u64,
@@ -125,6 +128,7 @@ pub struct SummaryAccumulator {
     bad: u64,
     lsn_mismatches: u64,
     all_zero: u64,
+    holes: u64,
     compressed: u64,
     compression: Option<PageCompression>,
     lsn_min: Option<u64>,
@@ -143,6 +147,7 @@ impl SummaryAccumulator {
             bad: 0,
             lsn_mismatches: 0,
             all_zero: 0,
+            holes: 0,
             compressed: 0,
             compression: None,
             lsn_min: None,
@@ -200,6 +205,7 @@ impl SummaryAccumulator {
             bad_checksums: self.bad,
             lsn_mismatches: self.lsn_mismatches,
             all_zero_pages: self.all_zero,
+            hole_pages: self.holes,
             page_compressed_pages: self.compressed,
             page_compression: self.compression,
             file_bytes: space.file_bytes(),
@@ -281,5 +287,25 @@ impl PageConsumer for SummaryAccumulator {
         let lsn = check.fil.lsn;
         self.lsn_min = Some(self.lsn_min.map_or(lsn, |m| m.min(lsn)));
         self.lsn_max = Some(self.lsn_max.map_or(lsn, |m| m.max(lsn)));
+    }
+
+    fn hole(&mut self, first: u32, count: u32, zero: &mut PageCheck, bytes: &[u8]) {
+        self.holes += u64::from(count);
+        if self.doublewrite.is_some() {
+            // Pages of a hole may be doublewrite slots: count them one by one.
+            for n in first..first.saturating_add(count) {
+                zero.page_no = n;
+                zero.doublewrite_copy = self.doublewrite.is_some_and(|(d, _)| d.contains(n));
+                self.page(zero, bytes);
+            }
+            return;
+        }
+        let count = u64::from(count);
+        *self
+            .checksums
+            .entry(verdict_name(&zero.checksum))
+            .or_insert(0) += count;
+        *self.page_types.entry(zero.page_type.0).or_insert(0) += count;
+        self.all_zero += count;
     }
 }

@@ -4,7 +4,7 @@
 use super::colour;
 use crate::app::App;
 use innodb_analysis::pictures::heatmap::HeatmapBy;
-use innodb_analysis::pictures::{palette, LevelMeaning, Raster, NO_CLASS};
+use innodb_analysis::pictures::{count, palette, LevelMeaning, Raster, NO_CLASS};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -152,8 +152,9 @@ fn side_panel(frame: &mut Frame, app: &App, area: Rect, cursor: u64, by: Heatmap
                 })
                 .count();
             lines.push(Line::raw(format!(
-                " {} segments, {indexes} indexes",
-                m.segments.len()
+                " {}, {}",
+                count(m.segments.len() as u64, "segment", "segments"),
+                count(indexes as u64, "index", "indexes")
             )));
         }
         // Where the pages go (from the owner map, once made).

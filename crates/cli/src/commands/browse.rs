@@ -30,12 +30,12 @@ pub fn run(inputs: &Inputs, path: &Path) -> Result<u8, CliError> {
     let dict = match inputs.dictionary_arc()? {
         Some(d) => Some(d.clone()),
         None => system.as_ref().and_then(|sys| {
-            let space = Tablespace::open(sys, inputs.options).ok()?;
+            let space = Tablespace::open(sys, inputs.options.clone()).ok()?;
             Dictionary::read(&space).ok().map(Arc::new)
         }),
     };
     let ctx = innodb_browse::Context {
-        options: inputs.options,
+        options: inputs.options.clone(),
         system,
         undo,
         dict,

@@ -54,7 +54,10 @@ fn datadir(inputs: &Inputs, threads: usize, out: &mut Output) -> Result<u8, CliE
         Ok(ChecksumReport::build_threads(space, threads))
     })?;
     let r = files.with_totals(ChecksumTotals::of);
-    let bad = r.totals.bad_pages + r.totals.lsn_mismatches + r.totals.unverifiable > 0;
+    let bad = r
+        .files
+        .iter()
+        .any(|f| f.report.as_ref().is_some_and(|x| !x.all_valid()));
     let fatal = r.totals.errors > 0;
     out.report(inputs.format, &r, datadir_text::checksum);
     Ok(if fatal {

@@ -1,13 +1,14 @@
 //! `heatmap`: a map of every page, coloured by LSN age, page type, fill or
 //! owning index.
 
-use crate::args::{ColorChoice, HeatmapChoice};
+use crate::args::{ColorChoice, HeatmapChoice, LsnScaleChoice};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::pictures::datadir::Picture;
 use crate::pictures::RASTER;
 use crate::CliError;
-use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use innodb_analysis::pictures::heatmap::{self, HeatmapBy, HeatmapOptions};
+use innodb_analysis::pictures::lsn_age::LsnScale;
 use innodb_analysis::pictures::Raster;
 use innodb_analysis::reports::naming::index_name;
 use innodb_space::dictionary::Dictionary;
@@ -25,13 +26,40 @@ pub fn heatmap_by(by: HeatmapChoice) -> HeatmapBy {
     }
 }
 
+/// What a heatmap's colours show, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Colouring {
+    /// What the colours show.
+    pub by: HeatmapBy,
+    /// The layout and the LSN-age scale.
+    pub options: HeatmapOptions,
+}
+
+impl Colouring {
+    /// The colouring of `--by` and `--lsn-scale`.
+    pub fn of(by: HeatmapChoice, scale: LsnScaleChoice) -> Colouring {
+        let scale = match scale {
+            LsnScaleChoice::Linear => LsnScale::Linear,
+            LsnScaleChoice::Rank => LsnScale::Rank,
+        };
+        Colouring {
+            by: heatmap_by(by),
+            options: HeatmapOptions {
+                scale,
+                ..HeatmapOptions::default()
+            },
+        }
+    }
+}
+
 /// The heatmap of `space`, and the findings its scan met as lines for
 /// stderr (the first 20, then how many more); `--by index` needs the space map.
 pub fn model(
     space: &Tablespace,
     dict: Option<&Dictionary>,
-    by: HeatmapBy,
+    colouring: Colouring,
 ) -> Result<(Raster, Vec<String>), CliError> {
+    let by = colouring.by;
     let map = match SpaceMap::read(space) {
         Ok(m) => Some(m),
         Err(_) if by == HeatmapBy::Index => return Err(CliError::NoSpaceMap(space.path().into())),
@@ -39,7 +67,8 @@ pub fn model(
     };
     let space_id = space.space_id();
     let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
-    let (raster, findings) = heatmap::build(space, map.as_ref(), by, &name);
+    let (raster, findings) =
+        heatmap::build_with(space, map.as_ref(), by, &colouring.options, &name);
     let file = space.path().display();
     let mut lines: Vec<String> = findings
         .iter()
@@ -55,27 +84,26 @@ pub fn model(
     Ok((raster, lines))
 }
 
-/// `heatmap [FILE] --by B [--png OUT] --color C`.
+/// `heatmap [FILE] --by B --lsn-scale S [--png OUT] --color C`.
 pub fn run(
     inputs: &Inputs,
     file: Option<&Path>,
-    by: HeatmapChoice,
+    colouring: Colouring,
     png: Option<&Path>,
     color: ColorChoice,
     out: &mut Output,
 ) -> Result<u8, CliError> {
     inputs.check_output(png)?;
-    let by = heatmap_by(by);
     let dict = inputs.dictionary()?;
     let Some(file) = file else {
         let picture = Picture {
             command: "heatmap",
-            model: &|s| model(s, dict, by),
+            model: &|s| model(s, dict, colouring),
             drawing: &RASTER,
         };
         return picture.over(inputs, png, color, out);
     };
-    let (raster, lines) = model(&inputs.open(file)?, dict, by)?;
+    let (raster, lines) = model(&inputs.open(file)?, dict, colouring)?;
     for l in &lines {
         out.say_raw(l);
     }

@@ -51,9 +51,17 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
         Command::Heatmap {
             file,
             by,
+            lsn_scale,
             png,
             color,
-        } => heatmap::run(inputs, file.as_deref(), *by, png.as_deref(), *color, out),
+        } => heatmap::run(
+            inputs,
+            file.as_deref(),
+            heatmap::Colouring::of(*by, *lsn_scale),
+            png.as_deref(),
+            *color,
+            out,
+        ),
         Command::Browse { path } => browse::run(inputs, path),
         Command::Plot { files, .. } => plot::run(inputs, files, &plot::Choice::of(command)?, out),
         Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),

@@ -139,7 +139,7 @@ fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8,
         if !json {
             put(&mut out, &datadir_text::heading(&datadir, &file));
         }
-        match Tablespace::open(path, inputs.options) {
+        match Tablespace::open(path, inputs.options.clone()) {
             Ok(space) => {
                 if json {
                     put(&mut out, &dd::file_open(first, &file, bytes));

@@ -1,21 +1,27 @@
-//! Pictures as PNG: a [`Raster`](innodb_analysis::pictures::Raster) (a map of
-//! a tablespace) or a [`Chart`](innodb_analysis::pictures::Chart) drawn into an
-//! RGB image, and the image encoded as PNG bytes.
+//! Pictures as images: a [`Raster`](innodb_analysis::pictures::Raster) (a
+//! map of a tablespace) or a [`Chart`](innodb_analysis::pictures::Chart)
+//! laid out and drawn onto a [`Canvas`]: an RGB image encoded as PNG here,
+//! or the SVG document of [`crate::svg`], from the same layout and the same
+//! drawing code, so that both show the same cells, labels and legend.
 //!
 //! Text is drawn with an embedded 8×8 bitmap font (no system font), dark
-//! grey on white. Every picture has a title (font at twice its size), a
-//! subtitle, axis labels and a legend. All drawing clips at the image's
+//! grey on white, and every label is measured with it: titles wrap to the
+//! picture's width, and labels that would touch are thinned out
+//! ([`labels`]). Every picture has a title (font at twice its size), a
+//! subtitle, axis labels and a legend. All drawing clips at the picture's
 //! edges, so no input makes it panic.
 
 mod chart;
+mod labels;
 mod raster;
-mod text;
+pub(crate) mod text;
 
 /// The `image` crate, so that callers need no dependency of their own.
 pub use image;
 
-pub use chart::chart_image;
-pub use raster::{cell_rect, raster_image, raster_layout, RasterLayout};
+pub use chart::{chart_image, chart_labels};
+pub use labels::{first_clash, Placed, GAP};
+pub use raster::{cell_rect, raster_image, raster_labels, raster_layout, RasterLayout};
 
 use image::{ImageEncoder, RgbImage};
 use innodb_analysis::pictures::Rgb;
@@ -34,6 +40,31 @@ pub fn encode(img: &RgbImage) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// Where a picture is drawn: rectangles and text, in pixels from the top
+/// left corner. An RGB image (PNG) and an SVG document are canvases.
+pub trait Canvas {
+    /// Fills the rectangle at (`x`, `y`) of `w` × `h` with `colour`, clipped
+    /// to the canvas: any part outside it, or a negative size, draws nothing.
+    fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, colour: Rgb);
+    /// Draws `s` with its top-left corner at (`x`, `y`), each glyph 8 × 8
+    /// pixels times `scale`, clipped to the canvas.
+    fn text(&mut self, x: i64, y: i64, s: &str, scale: u32, colour: Rgb);
+    /// Starts a group of what follows (an SVG `<g>`; nothing in an image).
+    fn begin(&mut self, _id: &str) {}
+    /// Ends the group begun last.
+    fn end(&mut self) {}
+}
+
+impl Canvas for RgbImage {
+    fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, colour: Rgb) {
+        fill_rect(self, x, y, w, h, colour);
+    }
+
+    fn text(&mut self, x: i64, y: i64, s: &str, scale: u32, colour: Rgb) {
+        text::draw(self, x, y, s, scale, colour);
+    }
+}
+
 /// Background of every picture.
 pub(crate) const BACKGROUND: Rgb = Rgb(0xff, 0xff, 0xff);
 /// Text.
@@ -46,15 +77,17 @@ pub(crate) const GRID: Rgb = Rgb(0xe4, 0xe4, 0xe4);
 pub(crate) const MARGIN: u32 = 8;
 /// Height of a line of text (8 px glyphs and their spacing); legend lines.
 pub(crate) const LINE: u32 = 12;
+/// Height of a line of the title (16 px glyphs and their spacing).
+pub(crate) const TITLE_LINE: u32 = 2 * text::GLYPH + 4;
 /// Side of a legend swatch.
 pub(crate) const SWATCH: u32 = 10;
 /// Narrowest picture.
 pub(crate) const MIN_WIDTH: u32 = 480;
 /// Widest picture that text alone may ask for (a map or a plot of many
-/// cells or groups may be wider).
+/// cells or groups may be wider); longer legend lines are cut.
 pub(crate) const MAX_WIDTH: u32 = 2200;
-/// Height of the title and subtitle block, from the top edge.
-pub(crate) const HEADER_H: u32 = MARGIN + 2 * text::GLYPH + 4 + text::GLYPH + 8;
+/// Widest a title may make a picture before it wraps.
+pub(crate) const MAX_TITLE_WIDTH: u32 = 1024;
 
 /// The image pixel of a colour.
 pub(crate) fn px(c: Rgb) -> image::Rgb<u8> {
@@ -84,48 +117,82 @@ pub(crate) fn fill_rect(img: &mut RgbImage, x: i64, y: i64, w: i64, h: i64, colo
     }
 }
 
-/// Draws the title (font doubled) and the subtitle at the top left.
-pub(crate) fn draw_header(img: &mut RgbImage, title: &str, subtitle: &str) {
-    let x = i64::from(MARGIN);
-    text::draw(img, x, i64::from(MARGIN), title, 2, INK);
-    text::draw(
-        img,
-        x,
-        i64::from(MARGIN + 2 * text::GLYPH + 4),
-        subtitle,
-        1,
-        INK,
-    );
+/// The title and subtitle, wrapped on words to a picture's width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Header {
+    title: Vec<String>,
+    subtitle: Vec<String>,
 }
 
-/// Width the header asks for.
-pub(crate) fn header_width(title: &str, subtitle: &str) -> u32 {
-    text::width(title, 2).max(text::width(subtitle, 1))
+impl Header {
+    /// The width a title and subtitle ask for: all of it up to
+    /// [`MAX_TITLE_WIDTH`] (they wrap beyond).
+    pub(crate) fn wants(title: &str, subtitle: &str) -> u32 {
+        (text::width(title, 2).max(text::width(subtitle, 1)) + 2 * MARGIN).min(MAX_TITLE_WIDTH)
+    }
+
+    /// `title` (font doubled) and `subtitle` wrapped to a picture `width` wide.
+    pub(crate) fn new(title: &str, subtitle: &str, width: u32) -> Header {
+        let room = width.saturating_sub(2 * MARGIN);
+        let chars = |scale: u32| (room / (text::GLYPH * scale)).max(1) as usize;
+        Header {
+            title: text::wrap(title, chars(2)),
+            subtitle: text::wrap(subtitle, chars(1)),
+        }
+    }
+
+    /// Height from the top edge to the first thing under the header.
+    pub(crate) fn height(&self) -> u32 {
+        let n = |v: &Vec<String>| u32::try_from(v.len()).unwrap_or(u32::MAX);
+        MARGIN
+            .saturating_add(n(&self.title).max(1).saturating_mul(TITLE_LINE))
+            .saturating_add(n(&self.subtitle).max(1).saturating_mul(LINE))
+            .saturating_add(4)
+    }
+
+    /// Draws the title and subtitle at the top left.
+    pub(crate) fn draw(&self, c: &mut dyn Canvas) {
+        let x = i64::from(MARGIN);
+        let mut y = i64::from(MARGIN);
+        c.begin("title");
+        for line in &self.title {
+            c.text(x, y, line, 2, INK);
+            y += i64::from(TITLE_LINE);
+        }
+        if self.title.is_empty() {
+            y += i64::from(TITLE_LINE);
+        }
+        for line in &self.subtitle {
+            c.text(x, y, line, 1, INK);
+            y += i64::from(LINE);
+        }
+        c.end();
+    }
 }
 
-/// Draws a legend line: a swatch of `colour`, then `label`, at `y`.
-pub(crate) fn draw_legend_line(img: &mut RgbImage, y: u32, colour: Rgb, label: &str) {
-    fill_rect(
-        img,
+/// Draws a legend line: a swatch of `colour`, then `label`, at `y`, the
+/// label cut to end before `right`.
+pub(crate) fn draw_legend_line(c: &mut dyn Canvas, y: u32, colour: Rgb, label: &str, right: u32) {
+    c.rect(
         i64::from(MARGIN),
         i64::from(y),
         i64::from(SWATCH),
         i64::from(SWATCH),
         colour,
     );
-    text::draw(
-        img,
-        i64::from(legend_text_x()),
-        i64::from(y) + 1,
-        label,
-        1,
-        INK,
-    );
+    let room = right.saturating_sub(legend_text_x()) / text::GLYPH;
+    let label = text::fit(label, room as usize);
+    c.text(i64::from(legend_text_x()), i64::from(y) + 1, &label, 1, INK);
 }
 
 /// Where the text of a legend line starts.
 pub(crate) fn legend_text_x() -> u32 {
     MARGIN + SWATCH + 6
+}
+
+/// Width a legend line asks for.
+pub(crate) fn legend_line_width(label: &str) -> u32 {
+    legend_text_x() + text::width(label, 1) + MARGIN
 }
 
 /// A number for a label: an integer when it is one, else two decimals
@@ -185,6 +252,17 @@ pub(crate) mod tests {
             assert_eq!(back.dimensions(), (37, 21));
             assert_eq!(back, img);
         }
+    }
+
+    #[test]
+    fn headers_wrap_to_the_width() {
+        let h = Header::new("a title of several words", "sub", 8 * 16 + 2 * MARGIN);
+        assert_eq!(h.title, ["a title", "of", "several", "words"]);
+        assert_eq!(h.height(), MARGIN + 4 * TITLE_LINE + LINE + 4);
+        let one = Header::new("t", "s", 600);
+        assert_eq!(one.height(), MARGIN + 2 * text::GLYPH + 4 + text::GLYPH + 8);
+        assert_eq!(Header::wants("t", "s"), 2 * text::GLYPH + 2 * MARGIN);
+        assert_eq!(Header::wants(&"x".repeat(500), ""), MAX_TITLE_WIDTH);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! every character is a cell of 8 × 8 pixels times the scale; characters
 //! outside ASCII are drawn as `?`.
 
-use super::fill_rect;
+use super::{fill_rect, Canvas};
 use font8x8::legacy::BASIC_LEGACY;
 use image::RgbImage;
 use innodb_analysis::pictures::Rgb;
@@ -47,8 +47,39 @@ pub(crate) fn draw(img: &mut RgbImage, x: i64, y: i64, s: &str, scale: u32, colo
 }
 
 /// Draws `s` at scale 1 so that it ends at `right` (exclusive).
-pub(crate) fn draw_right(img: &mut RgbImage, right: i64, y: i64, s: &str, colour: Rgb) {
-    draw(img, right - i64::from(width(s, 1)), y, s, 1, colour);
+pub(crate) fn draw_right(c: &mut dyn Canvas, right: i64, y: i64, s: &str, colour: Rgb) {
+    c.text(right - i64::from(width(s, 1)), y, s, 1, colour);
+}
+
+/// `s` in lines of at most `chars` characters, broken between words (a
+/// word longer than a line is cut across lines); no line is empty unless
+/// `s` is.
+pub(crate) fn wrap(s: &str, chars: usize) -> Vec<String> {
+    let chars = chars.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.len() <= chars {
+            line.push(' ');
+            line.extend(word.iter());
+            continue;
+        }
+        if len > 0 {
+            lines.push(std::mem::take(&mut line));
+        }
+        while word.len() > chars {
+            let rest = word.split_off(chars);
+            lines.push(word.iter().collect());
+            word = rest;
+        }
+        line.extend(word.iter());
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// `s` cut to at most `chars` characters, a cut one ending in `~`.
@@ -122,6 +153,18 @@ mod tests {
         draw_right(&mut img, 0, 0, "left of the image", INK);
         draw(&mut img, i64::MAX - 3, 0, "x", 1, INK);
         assert!(count(&img, INK) > 0);
+    }
+
+    #[test]
+    fn wrap_breaks_between_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap("abcdefghij k", 4), ["abcd", "efgh", "ij k"]);
+        assert_eq!(wrap("", 4), [""]);
+        assert_eq!(wrap("  two   spaces ", 20), ["two spaces"]);
+        assert_eq!(wrap("x", 0), ["x"]);
+        for line in wrap(&"word ".repeat(100), 17) {
+            assert!(line.chars().count() <= 17 && !line.is_empty());
+        }
     }
 
     #[test]
