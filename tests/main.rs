@@ -21,6 +21,7 @@ mod fuzz_corpus;
 mod hostile_arguments;
 mod mutations;
 mod mysql_pages;
+mod mysql_undo;
 mod page_bodies;
 mod page_sweep;
 mod pictures;
