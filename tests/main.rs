@@ -22,6 +22,7 @@ mod hostile_arguments;
 mod mutations;
 mod mysql_dblwr;
 mod mysql_dict;
+mod mysql_pages;
 mod mysql_undo;
 mod page_bodies;
 mod page_sweep;

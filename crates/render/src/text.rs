@@ -101,12 +101,11 @@ pub fn summary(s: &Summary) -> String {
     if s.lsn_mismatches > 0 {
         row(&mut o, "LSN mismatches", s.lsn_mismatches.to_string());
     }
-    if s.page_compressed_pages > 0 {
-        row(
-            &mut o,
-            "Page-compressed",
-            format!("{} pages", s.page_compressed_pages),
-        );
+    if let Some(c) = &s.page_compression {
+        row(&mut o, "Page-compressed", page_compression(s, c));
+    }
+    if let Some(line) = on_disk(s) {
+        row(&mut o, "On disk", line);
     }
     if let Some(d) = &s.doublewrite {
         row(
@@ -132,6 +131,52 @@ pub fn summary(s: &Summary) -> String {
     let total_findings: u64 = s.findings_by_kind.values().sum();
     findings_block(&mut o, &s.findings, Some(total_findings as usize));
     o
+}
+
+/// The page-compressed pages: whose compression, pages per algorithm, and
+/// the bytes their compressed data takes of their logical size.
+fn page_compression(
+    s: &innodb_analysis::reports::summary::Summary,
+    c: &innodb_analysis::reports::summary::PageCompression,
+) -> String {
+    use innodb_format::fil::page_compressed::FrameLayout;
+    let whose = match c.layout {
+        FrameLayout::Mysql => "MySQL COMPRESSION",
+        FrameLayout::MariadbClassic | FrameLayout::MariadbFullCrc32 => "MariaDB PAGE_COMPRESSED",
+    };
+    let algos = c
+        .by_algorithm
+        .iter()
+        .map(|(a, n)| format!("{a} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{} pages, {whose} ({algos}): {} bytes of compressed data for {} ({:.1}%)",
+        s.page_compressed_pages,
+        c.stored_bytes,
+        c.logical_bytes,
+        c.stored_bytes as f64 * 100.0 / c.logical_bytes.max(1) as f64
+    )
+}
+
+/// What the file occupies on disk, when it says something: a sparse file's
+/// allocation, or that a `.gz` copy of a page-compressed file cannot tell.
+fn on_disk(s: &innodb_analysis::reports::summary::Summary) -> Option<String> {
+    match s.allocated_bytes {
+        Some(a) if a < s.file_bytes => Some(format!(
+            "{a} bytes allocated of {} ({:.1}%): a sparse file",
+            s.file_bytes,
+            a as f64 * 100.0 / s.file_bytes.max(1) as f64
+        )),
+        Some(a) if s.page_compression.is_some() => Some(format!(
+            "{a} bytes allocated of {}: no holes (a copy that did not keep them?)",
+            s.file_bytes
+        )),
+        None if s.page_compression.is_some() => {
+            Some("not known: read from a .gz copy, which keeps no holes".to_string())
+        }
+        _ => None,
+    }
 }
 
 /// The `pages` listing.

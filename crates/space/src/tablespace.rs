@@ -299,6 +299,18 @@ impl Tablespace {
         self.source.inflated_from_gzip
     }
 
+    /// Bytes the file occupies on disk (`st_blocks` × 512): fewer than its
+    /// length when it is sparse (MySQL punches a hole after each compressed
+    /// page). `None` for a `.gz` copy, whose holes were not kept.
+    pub fn allocated_bytes(&self) -> Option<u64> {
+        self.source.allocated_bytes
+    }
+
+    /// Bytes of the file (of the inflated copy, for a `.gz`).
+    pub fn file_bytes(&self) -> u64 {
+        self.source.len()
+    }
+
     /// The physical bytes of page `n`, read from the file now.
     pub fn page(&self, n: u32) -> Result<Vec<u8>, SpaceError> {
         let ps = self.format.physical_page_size();

@@ -21,7 +21,7 @@ pub enum Source {
     /// A doublewrite file (`#ib_16384_0.dblwr`, `.bdblwr`).
     File(DoublewriteFile),
     /// The doublewrite area of a system tablespace.
-    Area(Tablespace),
+    Area(Box<Tablespace>),
 }
 
 /// One slot of a source.
@@ -54,7 +54,7 @@ impl Source {
                         ),
                     });
                 }
-                Ok(Source::Area(space))
+                Ok(Source::Area(Box::new(space)))
             }
             Err(e) => Err(e),
         }
@@ -312,7 +312,7 @@ impl Sources {
         }
         if let Some(system) = dir.system() {
             if let Ok(space) = Tablespace::open(&system.path, options.clone()) {
-                let area = Source::Area(space);
+                let area = Source::Area(Box::new(space));
                 let copies = area.slots().any(|s| area.copy_in(&s).is_some());
                 let has_area = area.slot_count() > 0;
                 if has_area && (copies || (list.is_empty() && errors.is_empty())) {

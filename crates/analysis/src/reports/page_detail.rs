@@ -7,7 +7,8 @@ use innodb_format::checksum::ChecksumVerdict;
 use innodb_format::context::PageContext;
 use innodb_format::field::Field;
 use innodb_format::fil::header::FilHeader;
-use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
+use innodb_format::fil::mysql_compressed::MysqlCompressedHeader;
+use innodb_format::fil::page_compressed::{CompressedFrame, FrameLayout, FIL_PAGE_COMP_ALGO};
 use innodb_format::fil::trailer::FilTrailer;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::IndexPage;
@@ -83,24 +84,7 @@ impl PageDetail {
         // The image whose body is decoded: the inflated page for page-compressed pages.
         let image: &[u8] = match (check.compressed, checker.inflated_page()) {
             (Some(frame), Some(inflated)) => {
-                sections.push(Section {
-                    title: "page-compressed frame".into(),
-                    fields: vec![
-                        Field::with_meaning(
-                            FIL_PAGE_COMP_ALGO,
-                            if full_crc32 { 0 } else { 8 },
-                            "FIL_PAGE_COMP_ALGO",
-                            frame.algorithm.0.into(),
-                            frame.algorithm.name(),
-                        ),
-                        Field::new(
-                            FIL_PAGE_COMP_ALGO,
-                            0,
-                            "compressed payload bytes",
-                            frame.payload_len as u64,
-                        ),
-                    ],
-                });
+                sections.push(frame_section(&frame, bytes, &ctx, full_crc32));
                 let inner = FilHeader::parse(inflated).map_err(page_err)?;
                 sections.push(Section {
                     title: "FIL header (inflated page)".into(),
@@ -345,5 +329,74 @@ impl PageDetail {
             findings,
             image: bytes.to_vec(),
         })
+    }
+}
+
+/// The section of a page-compressed page's frame: MariaDB's algorithm and
+/// payload length, or MySQL's control bytes, its compressed block and what
+/// follows the block (the punched hole, read as zeros).
+fn frame_section(
+    frame: &CompressedFrame,
+    bytes: &[u8],
+    ctx: &PageContext,
+    full_crc32: bool,
+) -> Section {
+    if frame.layout != FrameLayout::Mysql {
+        return Section {
+            title: "page-compressed frame".into(),
+            fields: vec![
+                Field::with_meaning(
+                    FIL_PAGE_COMP_ALGO,
+                    if full_crc32 { 0 } else { 8 },
+                    "FIL_PAGE_COMP_ALGO",
+                    frame.algorithm.0.into(),
+                    frame.algorithm.name(),
+                ),
+                Field::new(
+                    FIL_PAGE_COMP_ALGO,
+                    0,
+                    "compressed payload bytes",
+                    frame.payload_len as u64,
+                ),
+            ],
+        };
+    }
+    let mut fields = MysqlCompressedHeader::parse_at(bytes, 0)
+        .map(|h| h.fields_at(0, ctx))
+        .unwrap_or_default();
+    let data = innodb_format::fil::header::FIL_PAGE_DATA;
+    fields.push(Field::with_meaning(
+        data,
+        frame.payload_len,
+        "compressed block",
+        frame.payload_len as u64,
+        format!("{} bytes of {}", frame.payload_len, frame.algorithm.name()),
+    ));
+    let end = frame.stored_bytes().min(bytes.len());
+    let rest = bytes.get(end..).unwrap_or_default();
+    let nonzero = rest.iter().filter(|&&b| b != 0).count();
+    fields.push(Field::with_meaning(
+        end,
+        rest.len(),
+        "after the block",
+        nonzero as u64,
+        if nonzero == 0 {
+            format!(
+                "{} bytes, all zero: the hole the server punches (not read)",
+                rest.len()
+            )
+        } else {
+            format!(
+                "{} bytes, {nonzero} not zero: left from an earlier write (not read)",
+                rest.len()
+            )
+        },
+    ));
+    Section {
+        title: format!(
+            "MySQL compressed page (COMPRESSION='{}')",
+            frame.algorithm.name()
+        ),
+        fields,
     }
 }
