@@ -16,23 +16,40 @@ pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
 pub fn records_lines(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for row in &r.rows {
-        let mut obj = serde_json::Map::new();
-        for (f, v) in r.fields.iter().zip(&row.values) {
-            obj.insert(
-                f.name.clone(),
-                serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
-            );
-        }
-        let line = serde_json::json!({
-            "page": row.page,
-            "origin": row.origin,
-            "deleted": row.deleted,
-            "state": row.state,
-            "row": obj,
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
+        records_line(&mut out, &r.fields, row);
     }
+    out.push_str(&records_findings(r));
+    out
+}
+
+/// One row of `records` as a JSON line, appended to `out`; `fields` are
+/// the report's.
+pub fn records_line(
+    out: &mut String,
+    fields: &[innodb_analysis::rows::records::IndexField],
+    row: &innodb_analysis::rows::records::Row,
+) {
+    let mut obj = serde_json::Map::new();
+    for (f, v) in fields.iter().zip(&row.values) {
+        obj.insert(
+            f.name.clone(),
+            serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+        );
+    }
+    let line = serde_json::json!({
+        "page": row.page,
+        "origin": row.origin,
+        "deleted": row.deleted,
+        "state": row.state,
+        "row": obj,
+    });
+    out.push_str(&line.to_string());
+    out.push('\n');
+}
+
+/// The findings of `records`, one JSON line each (after the rows).
+pub fn records_findings(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    let mut out = String::new();
     for f in &r.findings {
         out.push_str(&serde_json::json!({ "finding": f }).to_string());
         out.push('\n');
