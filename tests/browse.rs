@@ -537,3 +537,66 @@ fn inode_entry_leads_to_the_segment_pages() {
     run(&mut app, &[Action::Open]);
     assert_eq!(current_page(&app), first);
 }
+
+/// On a MySQL 9.7 data directory: the undo tablespaces (`undo_*`, `*.ibu`)
+/// serve roll pointers by their number, the row typed by the table's SDI;
+/// the versions of `t_hist` row 5 run from the open transaction's through
+/// the committed row to the read view's snapshot (`rows/*.tsv.gz`).
+#[test]
+fn the_roll_pointer_of_a_mysql_row_leads_through_its_undo_tablespaces() {
+    for set in crate::support::mysql::sets() {
+        let copy = &set.crash;
+        let dir = copy.files.as_path();
+        let mut undo: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let n = p.file_name().unwrap().to_string_lossy().into_owned();
+                n.starts_with("undo_") || n.ends_with(".ibu.gz")
+            })
+            .collect();
+        undo.sort();
+        let context = Context {
+            options: OpenOptions::default(),
+            system: Some(dir.join("ibdata1.gz")),
+            undo,
+            dict: None,
+        };
+        let mut app = App::open(dir, context).unwrap();
+        let at = app
+            .datadir
+            .iter()
+            .position(|p| p.ends_with("test/t_hist.ibd.gz"))
+            .unwrap();
+        for _ in 0..at {
+            app.apply(Action::Down);
+        }
+        run(&mut app, &[Action::Open, Action::StartSearch]);
+        typed(&mut app, "5");
+        run(&mut app, &[Action::RollPointer]);
+        let Some(View::History { history, .. }) = app.view() else {
+            panic!("{}: no history view: {}", copy.name, app.status);
+        };
+        let v: Vec<String> = history
+            .versions
+            .iter()
+            .map(|v| innodb_analysis::rows::row_history::value_text(&v.values[3]))
+            .collect();
+        let row5 = |file: &str| {
+            copy.rows(file)
+                .into_iter()
+                .find(|r| r[0] == "5")
+                .map(|r| r[1].clone())
+                .unwrap()
+        };
+        assert_eq!(v.first(), Some(&row5("rows/t_hist.uncommitted.tsv.gz")));
+        assert_eq!(v.get(1), Some(&row5("rows/t_hist.tsv.gz")));
+        assert_eq!(v.last(), Some(&row5("rows/t_hist.snapshot.tsv.gz")));
+        // The five committed UPDATEs of the history, one version each.
+        let rounds = copy.truth["undo_scenario"]["history_rounds"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(v.len() as u64, 2 + rounds, "{}: {v:?}", copy.name);
+    }
+}

@@ -20,6 +20,7 @@ mod fixtures;
 mod fuzz_corpus;
 mod hostile_arguments;
 mod mutations;
+mod mysql_undo;
 mod page_bodies;
 mod page_sweep;
 mod pictures;

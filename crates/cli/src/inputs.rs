@@ -110,7 +110,7 @@ impl Inputs {
     fn read_dictionary(&self) -> Result<Option<Arc<Dictionary>>, String> {
         if let Some(path) = &self.system {
             let space = Tablespace::open(path, self.options.clone()).map_err(|e| e.to_string())?;
-            return Dictionary::read(&space).map(|d| Some(Arc::new(d)));
+            return Dictionary::read(&space).map(|d| mysql_8_empty(&space, d));
         }
         let Some(system) = self.datadir.as_ref().and_then(|d| d.system()) else {
             return Ok(None);
@@ -118,7 +118,7 @@ impl Inputs {
         let space =
             Tablespace::open(&system.path, self.options.clone()).map_err(|e| e.to_string())?;
         match Dictionary::read(&space) {
-            Ok(d) => Ok(Some(Arc::new(d))),
+            Ok(d) => Ok(mysql_8_empty(&space, d)),
             Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
             Err(e) => Err(format!("{}: {e}", system.path.display())),
         }
@@ -135,12 +135,32 @@ impl Inputs {
         if let (true, Some(dir)) = (paths.is_empty(), &self.datadir) {
             paths = dir.undo_paths();
         }
-        let Some((system, undo)) = paths.split_first() else {
+        if paths.is_empty() {
             return Err(CliError::Usage(format!(
                 "{command} needs the system tablespace (ibdata1), and any undo tablespaces, or --datadir"
             )));
-        };
-        Ok((self.open_plain(system)?, self.open_all(undo)?))
+        }
+        let mut spaces = self.open_all(&paths)?;
+        // The system tablespace first, wherever it was given.
+        let system = spaces
+            .iter()
+            .position(is_system_tablespace)
+            .ok_or_else(|| not_a_system_tablespace(&spaces, command))?;
+        let system = spaces.remove(system);
+        Ok((system, spaces))
+    }
+
+    /// The system tablespace `path` opened, or why it is none.
+    pub fn open_system(&self, path: &Path, command: &str) -> Result<Tablespace, CliError> {
+        let space = self.open_plain(path)?;
+        if is_system_tablespace(&space) {
+            Ok(space)
+        } else {
+            Err(not_a_system_tablespace(
+                std::slice::from_ref(&space),
+                command,
+            ))
+        }
     }
 
     /// True when a file opened through these inputs changed length while
@@ -183,6 +203,47 @@ impl Inputs {
     pub fn open_all(&self, paths: &[PathBuf]) -> Result<Vec<Tablespace>, CliError> {
         paths.iter().map(|p| self.open_plain(p)).collect()
     }
+}
+
+/// The dictionary read from `system`, or none when it holds no table and
+/// `system` is MySQL 8.0+'s: that server keeps its dictionary in
+/// `mysql.ibd` and each tablespace's SDI, which the commands read instead.
+fn mysql_8_empty(system: &Tablespace, d: Dictionary) -> Option<Arc<Dictionary>> {
+    let mysql_8 = innodb_space::undo_tablespaces::is_mysql_8(system);
+    (!(mysql_8 && d.tables.is_empty())).then(|| Arc::new(d))
+}
+
+/// True for a system tablespace: space id 0, or (page 0 damaged) a TRX_SYS
+/// page where the system tablespace has it.
+fn is_system_tablespace(space: &Tablespace) -> bool {
+    if space.space_id() == 0 {
+        return true;
+    }
+    let mut buf = Vec::new();
+    innodb_space::logical_pages::LogicalPages::new(space)
+        .read_into(innodb_format::sys::trx_sys::TRX_SYS_PAGE_NO, &mut buf)
+        .is_some_and(|c| c.page_type == innodb_format::fil::page_type::PageType::TYPE_TRX_SYS)
+}
+
+/// Why none of `spaces` (the first named) can be the system tablespace.
+fn not_a_system_tablespace(spaces: &[Tablespace], command: &str) -> CliError {
+    let Some(first) = spaces.first() else {
+        return CliError::Usage(format!("{command} needs the system tablespace (ibdata1)"));
+    };
+    let id = first.space_id();
+    let what = match innodb_format::undo::undo_space_id::undo_space_id(id) {
+        Some(u) => format!(
+            "it is undo tablespace number {} of a MySQL 8.0+ server (space id {id})",
+            u.number
+        ),
+        None => format!("its space id is {id}, not 0, and page 5 is no TRX_SYS page"),
+    };
+    CliError::file(
+        first.path(),
+        format!(
+            "not a system tablespace: {what}. {command} reads the rollback segments from the system tablespace's TRX_SYS page: give ibdata1 too (ibdata1 undo_001 undo_002 …), or --datadir"
+        ),
+    )
 }
 
 /// `path` with every link and `..` resolved, as far as it exists: its

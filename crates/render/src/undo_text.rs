@@ -7,6 +7,31 @@ use std::fmt::Write;
 /// The `undo` report for people.
 pub fn undo(r: &UndoReport) -> String {
     let mut o = String::new();
+    totals(&mut o, r);
+    rollback_segments(&mut o, r);
+    in_flight(&mut o, r);
+    undo_tablespaces(&mut o, r);
+    history_tables(&mut o, r);
+    records(&mut o, r);
+    o.push('\n');
+    findings_block(&mut o, &r.findings, None);
+    o
+}
+
+/// `name count, …` of a map, or `none`.
+fn counts<K: std::fmt::Display, V: std::fmt::Display>(
+    m: impl IntoIterator<Item = (K, V)>,
+) -> String {
+    let parts: Vec<String> = m.into_iter().map(|(k, v)| format!("{k} {v}")).collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The totals and the transaction system's state.
+fn totals(o: &mut String, r: &UndoReport) {
     let t = &r.totals;
     let _ = writeln!(o, "History list length  {}", t.history_list_length);
     let _ = writeln!(o, "Rollback segments    {}", t.rollback_segments);
@@ -24,7 +49,12 @@ pub fn undo(r: &UndoReport) -> String {
     if let Some(n) = r.next_trx_id_at_startup {
         let _ = writeln!(
             o,
-            "Next trx id          {n} (the counter MariaDB 10.3.5+ restarts from)"
+            "Next trx id          {n} (the counter {} restarts from)",
+            if r.mysql_8 {
+                "MySQL 8.0+"
+            } else {
+                "MariaDB 10.3.5+"
+            }
         );
     }
     match &r.binlog {
@@ -48,95 +78,161 @@ pub fn undo(r: &UndoReport) -> String {
             );
         }
     }
-    let states: Vec<String> = r
-        .segments_by_state
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    let _ = writeln!(
-        o,
-        "Undo segments        {}",
-        if states.is_empty() {
-            "none".into()
-        } else {
-            states.join(", ")
-        }
-    );
-    let kinds: Vec<String> = r
-        .records_by_kind
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    let _ = writeln!(
-        o,
-        "Records by type      {}",
-        if kinds.is_empty() {
-            "none".into()
-        } else {
-            kinds.join(", ")
-        }
-    );
+    let _ = writeln!(o, "Undo segments        {}", counts(&r.segments_by_state));
+    let _ = writeln!(o, "Records by type      {}", counts(&r.records_by_kind));
+}
+
+/// The rollback segments with history or undo segments other than cached
+/// ones (those holding only cached segments are counted).
+fn rollback_segments(o: &mut String, r: &UndoReport) {
     let busy: Vec<_> = r
         .rollback_segments
         .iter()
-        .filter(|s| s.history_length > 0 || !s.segments.is_empty())
+        .filter(|s| s.history_length > 0 || s.segments.keys().any(|k| *k != "cached"))
         .collect();
+    let cached_only = r
+        .rollback_segments
+        .iter()
+        .filter(|s| s.history_length == 0 && s.segments.keys().all(|k| *k == "cached"))
+        .filter(|s| !s.segments.is_empty())
+        .count();
     let _ = writeln!(
         o,
-        "\nRollback segments with history or undo segments ({} of {}):",
+        "\nRollback segments with history or undo segments in use ({} of {}):",
         busy.len(),
         r.rollback_segments.len()
     );
     let _ = writeln!(
         o,
-        "{:>5} {:>6} {:>7} {:>8} {:>7}  segments",
+        "{:>5} {:>10} {:>7} {:>8} {:>7}  segments",
         "rseg", "space", "page", "history", "pages"
     );
     for s in busy {
-        let segs: Vec<String> = s.segments.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(
             o,
-            "{:>5} {:>6} {:>7} {:>8} {:>7}  {}",
+            "{:>5} {:>10} {:>7} {:>8} {:>7}  {}",
             s.id,
             s.space_id,
             s.page,
             s.history_length,
             s.history_size_pages,
-            segs.join(", ")
+            if s.segments.is_empty() {
+                String::new()
+            } else {
+                counts(&s.segments)
+            }
         );
     }
-    if !r.in_flight.is_empty() {
-        let _ = writeln!(o, "\nTransactions still in undo segments:");
-        for t in &r.in_flight {
-            let tables: Vec<String> = t
-                .by_table
-                .iter()
-                .map(|(id, name, n)| {
-                    format!(
-                        "{} {n}",
-                        name.clone().unwrap_or_else(|| format!("table {id}"))
-                    )
-                })
-                .collect();
-            let xid = t.xid.as_ref().map_or(String::new(), |x| {
-                format!(
-                    " XID format {} gtrid {:?} bqual {:?}",
-                    x.format_id, x.gtrid, x.bqual
-                )
-            });
-            let _ = writeln!(
-                o,
-                "  {} trx {} rseg {} slot {} page {}: {} records ({}){xid}",
-                t.state,
-                t.trx_id.map_or("-".into(), |x| x.to_string()),
-                t.rseg,
-                t.slot,
-                t.page,
-                t.records,
-                tables.join(", ")
-            );
-        }
+    if cached_only > 0 {
+        let _ = writeln!(
+            o,
+            "  ({cached_only} more hold only undo segments cached for reuse)"
+        );
     }
+}
+
+/// The undo segments of transactions still in flight, and each
+/// transaction over all its segments when it has several.
+fn in_flight(o: &mut String, r: &UndoReport) {
+    if r.in_flight.is_empty() {
+        return;
+    }
+    let tables = |by_table: &[(u64, Option<String>, u64)]| {
+        let parts: Vec<String> = by_table
+            .iter()
+            .map(|(id, name, n)| {
+                format!(
+                    "{} {n}",
+                    name.clone().unwrap_or_else(|| format!("table {id}"))
+                )
+            })
+            .collect();
+        parts.join(", ")
+    };
+    let _ = writeln!(o, "\nTransactions still in undo segments:");
+    for t in &r.in_flight {
+        let xid = t.xid.as_ref().map_or(String::new(), |x| {
+            format!(
+                " XID format {} gtrid {:?} bqual {:?}",
+                x.format_id, x.gtrid, x.bqual
+            )
+        });
+        let space = if r.mysql_8 {
+            format!("space {} ", t.space_id)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "  {} trx {} {space}rseg {} slot {} page {}: {} records ({}){xid}",
+            t.state,
+            t.trx_id.map_or("-".into(), |x| x.to_string()),
+            t.rseg,
+            t.slot.map_or("-".into(), |x| x.to_string()),
+            t.page,
+            t.records,
+            tables(&t.by_table)
+        );
+    }
+    for t in r.open_transactions.iter().filter(|t| t.segments > 1) {
+        let _ = writeln!(
+            o,
+            "  {} trx {} in all: {} records in {} undo segments ({}; {})",
+            t.state,
+            t.trx_id,
+            t.records,
+            t.segments,
+            counts(&t.by_kind),
+            tables(&t.by_table)
+        );
+    }
+}
+
+/// The undo tablespaces given: number, generation, rollback segments,
+/// history, segments and what they hold.
+fn undo_tablespaces(o: &mut String, r: &UndoReport) {
+    if r.undo_tablespaces.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nUndo tablespaces:");
+    let _ = writeln!(
+        o,
+        "  {:<16} {:>10} {:>6} {:>4} {:>6} {:>8}  {:<12} segments",
+        "file", "space", "number", "gen", "rsegs", "history", "holds"
+    );
+    for u in &r.undo_tablespaces {
+        let t = &u.tablespace;
+        let (number, generation) = t.undo_space.map_or(("-".into(), "-".into()), |s| {
+            (s.number.to_string(), s.generation.to_string())
+        });
+        let holds = match u.contents {
+            innodb_analysis::reports::undo_report::UndoContents::InFlight => "in-flight",
+            innodb_analysis::reports::undo_report::UndoContents::History => "history",
+            innodb_analysis::reports::undo_report::UndoContents::CachedOnly => "cached only",
+            innodb_analysis::reports::undo_report::UndoContents::Nothing => "nothing",
+        };
+        let _ = writeln!(
+            o,
+            "  {:<16} {:>10} {:>6} {:>4} {:>6} {:>8}  {:<12} {}{}",
+            t.file,
+            t.space_id,
+            number,
+            generation,
+            u.rollback_segments,
+            u.history_list_length,
+            holds,
+            counts(&u.segments),
+            if u.truncation_log {
+                "; truncation log present: being truncated"
+            } else {
+                ""
+            }
+        );
+    }
+}
+
+/// The history by table and by transaction.
+fn history_tables(o: &mut String, r: &UndoReport) {
     let _ = writeln!(o, "\nHistory by table:");
     let _ = writeln!(
         o,
@@ -159,9 +255,10 @@ pub fn undo(r: &UndoReport) -> String {
     );
     let _ = writeln!(
         o,
-        "{:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
+        "{:>10} {:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
         "trx_no",
         "trx_id",
+        "space",
         "rseg",
         "records",
         "bytes",
@@ -173,9 +270,10 @@ pub fn undo(r: &UndoReport) -> String {
     for x in &r.by_transaction {
         let _ = writeln!(
             o,
-            "{:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
+            "{:>10} {:>10} {:>10} {:>5} {:>9} {:>10} {:>6} {:>11} {:>12} {:>9}",
             x.trx_no,
             x.trx_id,
+            x.space_id,
             x.rseg,
             x.records,
             x.bytes,
@@ -185,57 +283,60 @@ pub fn undo(r: &UndoReport) -> String {
             x.cumulative_pages
         );
     }
-    if !r.records.is_empty() {
-        let _ = writeln!(o, "\nUndo records ({} listed):", r.records.len());
-        for x in &r.records {
-            let key: Vec<String> = x
-                .key
-                .iter()
-                .map(|(k, v)| format!("{k}={}", value_text(v)))
-                .collect();
-            let upd: Vec<String> = x
-                .update
-                .iter()
-                .map(|(no, k, v)| format!("{k}(#{no})={}", value_text(v)))
-                .collect();
-            let prev = match (x.old_trx_id, &x.old_roll_ptr) {
-                (Some(t), Some(p)) => format!(
-                    " prev trx {t} roll {}rseg {} page {} offset {}",
-                    if p.insert { "insert " } else { "" },
-                    p.rseg,
-                    p.page,
-                    p.offset
-                ),
-                _ => String::new(),
-            };
-            let _ = writeln!(
-                o,
-                "  space {} page {} offset {} trx_no {} undo_no {} {} {}{} key [{}]{}{}",
-                x.space_id,
-                x.page,
-                x.offset,
-                x.trx_no,
-                x.undo_no,
-                x.kind,
-                x.table
-                    .clone()
-                    .unwrap_or_else(|| format!("table {}", x.table_id)),
-                prev,
-                key.join(", "),
-                if upd.is_empty() {
-                    String::new()
-                } else {
-                    format!(" old [{}]", upd.join(", "))
-                },
-                x.undecoded
-                    .as_ref()
-                    .map_or(String::new(), |u| format!(" (undecoded: {u})"))
-            );
-        }
+}
+
+/// The undo records listed (`--records N`).
+fn records(o: &mut String, r: &UndoReport) {
+    if r.records.is_empty() {
+        return;
     }
-    o.push('\n');
-    findings_block(&mut o, &r.findings, None);
-    o
+    let _ = writeln!(o, "\nUndo records ({} listed):", r.records.len());
+    for x in &r.records {
+        let key: Vec<String> = x
+            .key
+            .iter()
+            .map(|(k, v)| format!("{k}={}", value_text(v)))
+            .collect();
+        let upd: Vec<String> = x
+            .update
+            .iter()
+            .map(|(no, k, v)| format!("{k}(#{no})={}", value_text(v)))
+            .collect();
+        let prev = match (x.old_trx_id, &x.old_roll_ptr) {
+            (Some(t), Some(p)) => format!(
+                " prev trx {t} roll {}{} {} page {} offset {}",
+                if p.insert { "insert " } else { "" },
+                if r.mysql_8 { "undo space" } else { "rseg" },
+                p.rseg,
+                p.page,
+                p.offset
+            ),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            o,
+            "  space {} page {} offset {} trx_no {} undo_no {} {} {}{} key [{}]{}{}",
+            x.space_id,
+            x.page,
+            x.offset,
+            x.trx_no,
+            x.undo_no,
+            x.kind,
+            x.table
+                .clone()
+                .unwrap_or_else(|| format!("table {}", x.table_id)),
+            prev,
+            key.join(", "),
+            if upd.is_empty() {
+                String::new()
+            } else {
+                format!(" old [{}]", upd.join(", "))
+            },
+            x.undecoded
+                .as_ref()
+                .map_or(String::new(), |u| format!(" (undecoded: {u})"))
+        );
+    }
 }
 
 /// A value in an undo record listing: text quoted, the rest as a cell.
@@ -270,6 +371,11 @@ pub fn history(h: &innodb_analysis::rows::row_history::RowHistory) -> String {
                 u.changed.join(",")
             ),
             None => "current".into(),
+        };
+        let undo = if v.deleted {
+            format!("{undo}, delete-marked")
+        } else {
+            undo
         };
         let mut cells = vec![i.to_string(), undo];
         cells.extend(v.values.iter().map(crate::text::cell));

@@ -25,6 +25,7 @@ pub mod source;
 pub mod space_map;
 pub mod tablespace;
 pub mod undo;
+pub mod undo_tablespaces;
 pub mod zblob;
 
 pub use datadir::DataDir;

@@ -10,6 +10,7 @@
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::page_check::PageCheck;
+use crate::undo_tablespaces::{self, RsegDirectory, UndoTablespace};
 use crate::Tablespace;
 use innodb_format::fil::header::FIL_PAGE_TYPE;
 use innodb_format::fil::page_type::PageType;
@@ -120,11 +121,12 @@ pub struct LogIds {
     pub trx_no: u64,
 }
 
-/// An undo segment in a rollback segment slot.
+/// An undo segment: in a rollback segment slot, or, once a commit took it
+/// out of its slot for purge (`to_purge`), found through the history.
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoSegment {
-    /// Slot number.
-    pub slot: usize,
+    /// Slot number; `None` for a segment found through the history only.
+    pub slot: Option<usize>,
     /// Its first page.
     pub page: u32,
     /// `TRX_UNDO_STATE` name.
@@ -153,8 +155,11 @@ pub struct UndoSegment {
 /// A rollback segment.
 #[derive(Debug, Clone, Serialize)]
 pub struct RollbackSegment {
-    /// Its TRX_SYS slot.
+    /// Its slot: in the TRX_SYS page (the id is the slot), or in the
+    /// RSEG_ARRAY page of its undo tablespace (the id is the slot there).
     pub slot: RsegSlot,
+    /// Which page lists it.
+    pub directory: RsegDirectory,
     /// Its header, when its tablespace was given and the page is readable.
     pub header: Option<RsegHeader>,
     /// `FIL_PAGE_LSN` of its header page (older MariaDB versions recovered
@@ -188,6 +193,11 @@ pub struct UndoState {
     pub trx_sys_binlog: Option<BinlogPos>,
     /// Rollback segments in use.
     pub rollback_segments: Vec<RollbackSegment>,
+    /// The undo tablespaces given, in order.
+    pub undo_tablespaces: Vec<UndoTablespace>,
+    /// True when the system tablespace is MySQL 8.0+'s: undo tablespaces
+    /// list their rollback segments on their RSEG_ARRAY page.
+    pub mysql_8: bool,
     /// Undo records kept for listing (see [`Keep`]), in history order.
     pub records: Vec<UndoRecordRaw>,
     /// Problems met.
@@ -200,19 +210,121 @@ pub fn read(system: &Tablespace, undo: &[&Tablespace]) -> UndoState {
     read_keeping(system, undo, Keep::default())
 }
 
+/// Page reads the whole walk may make: 16 per page of the tablespaces read,
+/// and 10,000 more. A real history reads each undo page a few times at most;
+/// a damaged one that leads every list to the same pages stops here.
+fn page_budget(system: &Tablespace, undo: &[&Tablespace]) -> u64 {
+    let pages: u64 = std::iter::once(system)
+        .chain(undo.iter().copied())
+        .map(|s| u64::from(s.page_count()))
+        .sum();
+    pages.saturating_mul(16).saturating_add(10_000)
+}
+
 /// [`read`], keeping up to `keep.records` undo records for listing.
 pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> UndoState {
-    let mut findings = Vec::new();
-    let mut sys_pages = LogicalPages::new(system);
-    let mut buf = Vec::new();
+    let mysql_8 = undo_tablespaces::is_mysql_8(system);
     let mut state = UndoState {
         trx_id_store: 0,
         trx_sys_binlog: None,
         rollback_segments: Vec::new(),
+        undo_tablespaces: Vec::new(),
+        mysql_8,
         records: Vec::new(),
         findings: Vec::new(),
     };
-    let Some(check) = sys_pages.read_into(TRX_SYS_PAGE_NO, &mut buf) else {
+    let mut findings = Vec::new();
+    let mut walk = Walk {
+        pages_left: page_budget(system, undo),
+        budget_spent: false,
+        headers: HashSet::new(),
+    };
+    // The rollback segments: the TRX_SYS slots, then (MySQL 8.0+) the
+    // RSEG_ARRAY of each undo tablespace.
+    let mut listed: Vec<(&Tablespace, RsegSlot, RsegDirectory)> = Vec::new();
+    for slot in trx_sys_slots(system, &mut state, &mut findings) {
+        let space = if slot.space_id == system.space_id() {
+            Some(system)
+        } else {
+            undo.iter().copied().find(|s| s.space_id() == slot.space_id)
+        };
+        match space {
+            Some(space) => listed.push((space, slot, RsegDirectory::TrxSys)),
+            None => {
+                findings.push(Finding::on_page(
+                    FindingKind::Unreadable,
+                    TRX_SYS_PAGE_NO,
+                    trx_sys::TRX_SYS_RSEGS + slot.id * trx_sys::TRX_SYS_RSEG_SLOT_SIZE,
+                    "TRX_SYS_RSEG_SPACE",
+                    format!(
+                        "rollback segment {} is in undo tablespace {}, which was not given",
+                        slot.id, slot.space_id
+                    ),
+                ));
+                state
+                    .rollback_segments
+                    .push(RollbackSegment::unread(slot, RsegDirectory::TrxSys));
+            }
+        }
+    }
+    for &space in undo {
+        let mut info = undo_tablespaces::describe(space, mysql_8, &mut findings);
+        if mysql_8 {
+            let (summary, slots) = undo_tablespaces::read_rseg_array(space, &mut findings);
+            info.rseg_array = summary;
+            listed.extend(
+                slots
+                    .into_iter()
+                    .map(|s| (space, s, RsegDirectory::RsegArray)),
+            );
+        }
+        state.undo_tablespaces.push(info);
+    }
+    if mysql_8 {
+        let version = system.format().mysql_server_version.unwrap_or(0);
+        findings.extend(undo_tablespaces::missing(&state.undo_tablespaces, version));
+    }
+    for (space, slot, directory) in listed {
+        if walk.budget_spent {
+            break;
+        }
+        if !walk.headers.insert((slot.space_id, slot.page_no)) {
+            findings.push(Finding::on_page(
+                FindingKind::PageClaimedTwice,
+                slot.page_no,
+                0,
+                "TRX_RSEG",
+                format!(
+                    "space {}: rollback segment {} names header page {}, which another rollback segment named already; it is not read twice",
+                    slot.space_id, slot.id, slot.page_no
+                ),
+            ));
+            continue;
+        }
+        let mut ctx = Ctx {
+            findings: &mut findings,
+            keep: keep.records,
+            records: &mut state.records,
+            rseg: slot.id,
+            walk: &mut walk,
+        };
+        let r = read_rseg(space, slot, directory, &mut ctx);
+        state.rollback_segments.push(r);
+    }
+    state.findings = findings;
+    state
+}
+
+/// Reads the TRX_SYS page: the transaction id store and binary log
+/// position into `state`, and the used rollback segment slots (none, with a
+/// finding, when the page cannot be read or is not a TRX_SYS page).
+fn trx_sys_slots(
+    system: &Tablespace,
+    state: &mut UndoState,
+    findings: &mut Vec<Finding>,
+) -> Vec<RsegSlot> {
+    let mut buf = Vec::new();
+    let Some(check) = LogicalPages::new(system).read_into(TRX_SYS_PAGE_NO, &mut buf) else {
         findings.push(Finding::on_page(
             FindingKind::Unreadable,
             TRX_SYS_PAGE_NO,
@@ -220,15 +332,13 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
             "TRX_SYS",
             "the TRX_SYS page cannot be read",
         ));
-        state.findings = findings;
-        return state;
+        return Vec::new();
     };
     if let Some(f) = not_a(&check, PageType::TYPE_TRX_SYS, system, |why| {
         format!("page {TRX_SYS_PAGE_NO} should be the TRX_SYS page but {why}; no rollback segment can be found")
     }) {
         findings.push(f);
-        state.findings = findings;
-        return state;
+        return Vec::new();
     }
     state.trx_id_store =
         innodb_format::bytes::u64_at(&buf, trx_sys::TRX_SYS_TRX_ID_STORE, "TRX_SYS_TRX_ID_STORE")
@@ -243,7 +353,7 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
             e.to_string(),
         )),
     }
-    let slots = match trx_sys::rseg_slots(&buf) {
+    match trx_sys::rseg_slots(&buf) {
         Ok(s) => s,
         Err(e) => {
             findings.push(Finding::on_page(
@@ -255,39 +365,15 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
             ));
             Vec::new()
         }
-    };
-    for slot in slots {
-        let space = if slot.space_id == system.space_id() {
-            Some(system)
-        } else {
-            undo.iter().copied().find(|s| s.space_id() == slot.space_id)
-        };
-        let Some(space) = space else {
-            findings.push(Finding::on_page(
-                FindingKind::Unreadable,
-                TRX_SYS_PAGE_NO,
-                trx_sys::TRX_SYS_RSEGS + slot.id * trx_sys::TRX_SYS_RSEG_SLOT_SIZE,
-                "TRX_SYS_RSEG_SPACE",
-                format!(
-                    "rollback segment {} is in undo tablespace {}, which was not given",
-                    slot.id, slot.space_id
-                ),
-            ));
-            state.rollback_segments.push(RollbackSegment::unread(slot));
-            continue;
-        };
-        let mut ctx = Ctx {
-            findings: &mut findings,
-            keep: keep.records,
-            records: &mut state.records,
-            rseg: slot.id,
-        };
-        state
-            .rollback_segments
-            .push(read_rseg(space, slot, &mut ctx));
     }
-    state.findings = findings;
-    state
+}
+
+/// What the whole walk shares: the pages it may still read, and the
+/// rollback segment header pages read.
+struct Walk {
+    pages_left: u64,
+    budget_spent: bool,
+    headers: HashSet<(u32, u32)>,
 }
 
 /// Where findings and kept records go while reading one rollback segment.
@@ -296,13 +382,47 @@ struct Ctx<'a> {
     keep: usize,
     records: &'a mut Vec<UndoRecordRaw>,
     rseg: usize,
+    walk: &'a mut Walk,
+}
+
+impl Ctx<'_> {
+    /// Reads page `page` of `pages` into `buf`, counted against the walk's
+    /// budget; `None` once the budget is spent (with one finding) or when
+    /// the page cannot be read.
+    fn read(
+        &mut self,
+        pages: &mut LogicalPages<'_>,
+        page: u32,
+        buf: &mut Vec<u8>,
+    ) -> Option<PageCheck> {
+        if self.walk.pages_left == 0 {
+            if !self.walk.budget_spent {
+                self.walk.budget_spent = true;
+                self.findings.push(Finding::on_page(
+                    FindingKind::BrokenList,
+                    page,
+                    0,
+                    "TRX_RSEG_HISTORY",
+                    "the undo walk stopped: it read more pages than 16 times the pages of the tablespaces read; the rollback segments, history lists or page lists lead to the same pages again and again",
+                ));
+            }
+            return None;
+        }
+        self.walk.pages_left -= 1;
+        pages.read_into(page, buf)
+    }
+
+    fn spent(&self) -> bool {
+        self.walk.budget_spent
+    }
 }
 
 impl RollbackSegment {
     /// A rollback segment whose header was not read.
-    fn unread(slot: RsegSlot) -> Self {
+    fn unread(slot: RsegSlot, directory: RsegDirectory) -> Self {
         RollbackSegment {
             slot,
+            directory,
             header: None,
             page_lsn: None,
             binlog: None,
@@ -354,15 +474,27 @@ fn read_rseg_trailer(page: &[u8], out: &mut RollbackSegment, ctx: &mut Ctx<'_>) 
     }
 }
 
-fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackSegment {
+fn read_rseg(
+    space: &Tablespace,
+    slot: RsegSlot,
+    directory: RsegDirectory,
+    ctx: &mut Ctx<'_>,
+) -> RollbackSegment {
     let mut pages = LogicalPages::new(space);
     let mut buf = Vec::new();
-    let mut out = RollbackSegment::unread(slot);
-    let check = pages.read_into(slot.page_no, &mut buf);
+    let mut out = RollbackSegment::unread(slot, directory);
+    let listed_in = match directory {
+        RsegDirectory::TrxSys => "TRX_SYS_RSEGS",
+        RsegDirectory::RsegArray => "RSEG_ARRAY",
+    };
+    let check = ctx.read(&mut pages, slot.page_no, &mut buf);
+    if ctx.spent() {
+        return out;
+    }
     let wrong = check.as_ref().and_then(|c| {
         not_a(c, PageType::TYPE_SYS, space, |why| {
             format!(
-                "space {}: rollback segment {} header page {} (TRX_SYS_RSEGS) should be a SYS page but {why}",
+                "space {}: rollback segment {} header page {} ({listed_in}) should be a SYS page but {why}",
                 slot.space_id, slot.id, slot.page_no
             )
         })
@@ -398,7 +530,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
         out.oldest_history = usize::from(last.byte)
             .checked_sub(TRX_UNDO_HISTORY_NODE)
             .and_then(|offset| {
-                pages.read_into(last.page, &mut buf)?;
+                ctx.read(&mut pages, last.page, &mut buf)?;
                 UndoLogHeader::parse_at(&buf, offset).ok()
             })
             .map(|h| LogIds {
@@ -406,11 +538,27 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
                 trx_no: h.trx_no,
             });
     }
-    // The history list: undo log headers linked through TRX_UNDO_HISTORY_NODE.
+    walk_history(space, &header, &mut pages, &mut out, ctx);
+    read_slots(space, &header, &mut pages, &mut out, ctx);
+    history_segments(space, &mut pages, &mut out, ctx);
+    out.header = Some(header);
+    out
+}
+
+/// The history list: undo log headers linked through `TRX_UNDO_HISTORY_NODE`,
+/// at most as many as the base node says (and 64 per page of the file).
+fn walk_history(
+    space: &Tablespace,
+    header: &RsegHeader,
+    pages: &mut LogicalPages<'_>,
+    out: &mut RollbackSegment,
+    ctx: &mut Ctx<'_>,
+) {
+    let slot = out.slot;
     let limit = (header.fixed.history.len as usize).min(space.page_count() as usize * 64);
     let mut seen = HashSet::new();
     let mut at = header.fixed.history.first;
-    while !at.is_null() && out.history.len() < limit {
+    while !at.is_null() && out.history.len() < limit && !ctx.spent() {
         if !seen.insert((at.page, at.byte)) {
             ctx.findings.push(Finding::on_page(
                 FindingKind::BrokenList,
@@ -421,7 +569,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             ));
             break;
         }
-        match read_log(&mut pages, space, at, ctx) {
+        match read_log(pages, space, at, ctx) {
             Some((log, next)) => {
                 out.history.push(log);
                 at = next;
@@ -429,7 +577,7 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             None => break,
         }
     }
-    if out.history.len() as u64 != u64::from(header.fixed.history.len) {
+    if out.history.len() as u64 != u64::from(header.fixed.history.len) && !ctx.spent() {
         ctx.findings.push(Finding::on_page(
             FindingKind::CountMismatch,
             slot.page_no,
@@ -444,8 +592,24 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             ),
         ));
     }
+}
+
+/// The undo segments in the rollback segment's slots: each one's state,
+/// pages and, for one still in use, its transaction and records.
+fn read_slots(
+    space: &Tablespace,
+    header: &RsegHeader,
+    pages: &mut LogicalPages<'_>,
+    out: &mut RollbackSegment,
+    ctx: &mut Ctx<'_>,
+) {
+    let slot = out.slot;
+    let mut buf = Vec::new();
     for &(s, page) in &header.undo_slots {
-        let check = pages.read_into(page, &mut buf);
+        let check = ctx.read(pages, page, &mut buf);
+        if ctx.spent() {
+            return;
+        }
         let wrong = check.as_ref().and_then(|c| {
             not_a(c, PageType::UNDO_LOG, space, |why| {
                 format!(
@@ -458,50 +622,10 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             ctx.findings.push(f);
             continue;
         }
-        let seg = check.and_then(|_| UndoSegHeader::parse(&buf).ok());
-        match seg {
+        match check.and_then(|_| UndoSegHeader::parse(&buf).ok()) {
             Some(h) => {
-                use innodb_format::undo::trx_undo::{state, Xid};
-                let in_use = matches!(h.state, state::ACTIVE | state::PREPARED);
-                let page_type = UndoPageHeader::parse(&buf).map_or(0, |p| p.page_type);
-                let last_log = (h.last_log != 0)
-                    .then(|| UndoLogHeader::parse_at(&buf, usize::from(h.last_log)).ok())
-                    .flatten();
-                let last = last_log.filter(|_| in_use);
-                let last_at = usize::from(h.last_log);
-                let xid = last
-                    .filter(|l| l.has_xid())
-                    .and_then(|_| Xid::parse_at(&buf, last_at).ok());
-                // The log of a transaction still in flight: its records, read
-                // as a history log's (kept apart from the history's).
-                let counts = last.and_then(|_| {
-                    let node = FilAddr {
-                        page,
-                        byte: u16::try_from(last_at + TRX_UNDO_HISTORY_NODE).ok()?,
-                    };
-                    let mut kept = Vec::new();
-                    let mut inner = Ctx {
-                        findings: &mut *ctx.findings,
-                        keep: 0,
-                        records: &mut kept,
-                        rseg: ctx.rseg,
-                    };
-                    read_log(&mut pages, space, node, &mut inner).map(|(log, _)| log.counts)
-                });
-                out.segments.push(UndoSegment {
-                    slot: s,
-                    page,
-                    state: state::name(h.state),
-                    pages: h.page_list.len,
-                    trx_id: last.map(|l| l.trx_id),
-                    xid,
-                    counts,
-                    page_type,
-                    last_log: last_log.map(|l| LogIds {
-                        trx_id: l.trx_id,
-                        trx_no: l.trx_no,
-                    }),
-                })
+                let seg = undo_segment(&buf, page, Some(s), &h, space, pages, ctx);
+                out.segments.push(seg);
             }
             None => ctx.findings.push(Finding::on_page(
                 FindingKind::Unreadable,
@@ -515,8 +639,100 @@ fn read_rseg(space: &Tablespace, slot: RsegSlot, ctx: &mut Ctx<'_>) -> RollbackS
             )),
         }
     }
-    out.header = Some(header);
-    out
+}
+
+/// The undo segments the history reaches that are in no slot: a commit
+/// takes an update undo segment too big to be cached out of its slot and
+/// leaves it to purge (`to_purge`). Each is counted once, from the page of
+/// its first log in the history.
+fn history_segments(
+    space: &Tablespace,
+    pages: &mut LogicalPages<'_>,
+    out: &mut RollbackSegment,
+    ctx: &mut Ctx<'_>,
+) {
+    let in_slots: HashSet<u32> = out.segments.iter().map(|s| s.page).collect();
+    let mut seen = HashSet::new();
+    let mut buf = Vec::new();
+    let log_pages: Vec<u32> = out.history.iter().map(|l| l.page).collect();
+    for page in log_pages {
+        if in_slots.contains(&page) || !seen.insert(page) || ctx.spent() {
+            continue;
+        }
+        if ctx.read(pages, page, &mut buf).is_none() {
+            continue;
+        }
+        // Only a segment's first page has a segment header: the first node
+        // of its own page list.
+        let first = FilAddr {
+            page,
+            byte: TRX_UNDO_PAGE_NODE as u16,
+        };
+        let Some(h) = UndoSegHeader::parse(&buf)
+            .ok()
+            .filter(|h| h.page_list.first == first)
+        else {
+            continue;
+        };
+        let seg = undo_segment(&buf, page, None, &h, space, pages, ctx);
+        out.segments.push(seg);
+    }
+}
+
+/// An undo segment from its first page `buf` (page `page`, in slot `slot`
+/// when it is in one): its state and pages, and for a segment in use its
+/// last log's transaction, XID and records.
+fn undo_segment(
+    buf: &[u8],
+    page: u32,
+    slot: Option<usize>,
+    h: &UndoSegHeader,
+    space: &Tablespace,
+    pages: &mut LogicalPages<'_>,
+    ctx: &mut Ctx<'_>,
+) -> UndoSegment {
+    use innodb_format::undo::trx_undo::{state, Xid};
+    let in_use = state::in_use(h.state);
+    let page_type = UndoPageHeader::parse(buf).map_or(0, |p| p.page_type);
+    let last_log = (h.last_log != 0)
+        .then(|| UndoLogHeader::parse_at(buf, usize::from(h.last_log)).ok())
+        .flatten();
+    let last = last_log.filter(|_| in_use);
+    let last_at = usize::from(h.last_log);
+    let xid = last
+        .filter(|l| l.has_xid())
+        .and_then(|_| Xid::parse_at(buf, last_at).ok());
+    // The log of a transaction still in flight: its records, read as a
+    // history log's (kept apart from the history's).
+    let counts = last.and_then(|_| {
+        let node = FilAddr {
+            page,
+            byte: u16::try_from(last_at + TRX_UNDO_HISTORY_NODE).ok()?,
+        };
+        let mut kept = Vec::new();
+        let mut inner = Ctx {
+            findings: &mut *ctx.findings,
+            keep: 0,
+            records: &mut kept,
+            rseg: ctx.rseg,
+            walk: &mut *ctx.walk,
+        };
+        read_log(pages, space, node, &mut inner).map(|(log, _)| log.counts)
+    });
+    UndoSegment {
+        slot,
+        page,
+        state: state::name(h.state),
+        pages: h.page_list.len,
+        trx_id: last.map(|l| l.trx_id),
+        xid,
+        counts,
+        page_type,
+        last_log: last_log.map(|l| LogIds {
+            trx_id: l.trx_id,
+            trx_no: l.trx_no,
+        }),
+    }
 }
 
 /// Reads the undo log whose history node is at `at`, its records, and the
@@ -537,7 +753,10 @@ fn read_log(
             format!("space {}: {m}", space.space_id()),
         ));
     };
-    let Some(check) = pages.read_into(at.page, &mut buf) else {
+    let Some(check) = ctx.read(pages, at.page, &mut buf) else {
+        if ctx.spent() {
+            return None;
+        }
         fail(
             ctx.findings,
             format!("history list page {} cannot be read", at.page),
@@ -614,7 +833,10 @@ fn read_log(
                 ));
                 break;
             }
-            let Some(check) = pages.read_into(page.page, &mut buf) else {
+            let Some(check) = ctx.read(pages, page.page, &mut buf) else {
+                if ctx.spent() {
+                    break;
+                }
                 fail(
                     ctx.findings,
                     format!("undo page {} cannot be read", page.page),

@@ -18,3 +18,4 @@ pub mod space_reports;
 pub mod summary;
 pub mod tree_report;
 pub mod undo_report;
+pub mod undo_tables;

@@ -3,10 +3,12 @@
 //! table and by transaction), with the history's growth by transaction
 //! number.
 
-use crate::rows::records::{IndexField, Schema};
+use crate::reports::undo_tables::UndoTables;
+use crate::rows::records::IndexField;
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::undo::{self, RecordCounts};
+use innodb_space::undo_tablespaces::{RsegDirectory, UndoTablespace};
 use innodb_space::{Finding, Tablespace};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -33,8 +35,11 @@ pub struct UndoTotals {
 /// One rollback segment, summed up.
 #[derive(Debug, Clone, Serialize)]
 pub struct RsegRow {
-    /// Rollback segment id (TRX_SYS slot).
+    /// Rollback segment id: its TRX_SYS slot, or on MySQL 8.0+ for one of
+    /// an undo tablespace its RSEG_ARRAY slot (unique within the tablespace).
     pub id: usize,
+    /// Which page lists it: `trx_sys` or `rseg_array`.
+    pub directory: RsegDirectory,
     /// Tablespace of its header.
     pub space_id: u32,
     /// Header page.
@@ -43,11 +48,18 @@ pub struct RsegRow {
     pub history_length: u64,
     /// `TRX_RSEG_HISTORY_SIZE`.
     pub history_size_pages: u64,
-    /// Undo segments in its slots, by state.
+    /// Its undo segments by state: those in its slots, and `to_purge`
+    /// ones a commit took out of their slot, found through its history.
     pub segments: BTreeMap<&'static str, u64>,
+    /// Its undo slots in use (`TRX_RSEG_UNDO_SLOTS` not `FIL_NULL`, read).
+    pub undo_slots_used: u64,
     /// `TRX_RSEG_MAX_TRX_ID` (MariaDB 10.3.5+ headers only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_trx_id: Option<u64>,
+    /// `TRX_RSEG_MAX_TRX_NO` (MySQL 8.0+): the transaction number of the
+    /// latest commit it took into its history.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_trx_no: Option<u64>,
     /// `FIL_PAGE_LSN` of the header page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_lsn: Option<u64>,
@@ -100,6 +112,8 @@ pub struct TrxRow {
     pub trx_no: u64,
     /// Rollback segment.
     pub rseg: usize,
+    /// The tablespace of its rollback segment.
+    pub space_id: u32,
     /// Undo records.
     pub records: u64,
     /// Their bytes.
@@ -122,8 +136,10 @@ pub struct TrxRow {
 pub struct InFlight {
     /// Rollback segment.
     pub rseg: usize,
+    /// The tablespace of its rollback segment.
+    pub space_id: u32,
     /// Slot and first page of its undo segment.
-    pub slot: usize,
+    pub slot: Option<usize>,
     /// First page.
     pub page: u32,
     /// `active` or `prepared`.
@@ -137,6 +153,60 @@ pub struct InFlight {
     pub records: u64,
     /// By table: (table id, name, records).
     pub by_table: Vec<(u64, Option<String>, u64)>,
+}
+
+/// A transaction still in undo segments, over all its segments (a MySQL
+/// transaction that inserts and updates has an insert and an update undo
+/// segment).
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenTransaction {
+    /// Its transaction id.
+    pub trx_id: u64,
+    /// `active` or `prepared` (the state of its first segment).
+    pub state: &'static str,
+    /// Its undo segments.
+    pub segments: usize,
+    /// Its undo records over all of them.
+    pub records: u64,
+    /// By type.
+    pub by_kind: BTreeMap<&'static str, u64>,
+    /// By table: (table id, name, records).
+    pub by_table: Vec<(u64, Option<String>, u64)>,
+}
+
+/// What an undo tablespace holds, as its own pages tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UndoContents {
+    /// Undo segments of transactions still in flight (active or prepared).
+    InFlight,
+    /// Undo logs in the history, waiting for purge.
+    History,
+    /// Only undo segments cached for reuse.
+    CachedOnly,
+    /// No undo segment and no history: nothing written since the
+    /// tablespace was created or last truncated.
+    Nothing,
+}
+
+/// One undo tablespace, summed up.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoTablespaceRow {
+    /// What was read of it.
+    #[serde(flatten)]
+    pub tablespace: UndoTablespace,
+    /// Its rollback segments read.
+    pub rollback_segments: usize,
+    /// Undo logs in their history lists (as their headers count them).
+    pub history_list_length: u64,
+    /// Their undo segments by state.
+    pub segments: BTreeMap<&'static str, u64>,
+    /// What it holds.
+    pub contents: UndoContents,
+    /// True when the data directory holds this number's truncation log
+    /// (`undo_<number>_trunc.log`): MySQL was truncating it when it stopped,
+    /// and finishes the truncation at its next start.
+    pub truncation_log: bool,
 }
 
 /// One undo record of the history, decoded.
@@ -186,10 +256,10 @@ pub struct UndoRecordRow {
 }
 
 /// Decodes a kept undo record with its table's clustered index fields.
-fn decode_record(r: &undo::UndoRecordRaw, dict: Option<&Dictionary>) -> UndoRecordRow {
+fn decode_record(r: &undo::UndoRecordRaw, tables: &UndoTables) -> UndoRecordRow {
     use innodb_format::undo::trx_undo_rec::{kind, UndoField, UndoRecordHeader};
     let h = &r.header;
-    let schema = dict.and_then(|d| Schema::from_dictionary_table(d, h.table_id));
+    let schema = tables.schema(h.table_id);
     let clustered = schema
         .as_ref()
         .and_then(|s| s.indexes.iter().find(|i| i.clustered))
@@ -280,7 +350,10 @@ pub struct UndoReport {
     /// its `TRX_UNDO_TRX_ID` and `TRX_UNDO_TRX_NO` when it is `to_purge` (or
     /// `cached` with page type 0). What the server prints as "Trx id counter
     /// is N" when it recovers transactions. `None` when a rollback segment
-    /// header could not be read or is of another format.
+    /// header could not be read or is of another format. On MySQL 8.0+
+    /// (`trx_sys_init_at_db_start`): `TRX_SYS_TRX_ID_STORE` + 2 ×
+    /// `TRX_SYS_TRX_ID_WRITE_MARGIN` (256), the "Trx id counter is N" that
+    /// server prints when it recovers.
     pub next_trx_id_at_startup: Option<u64>,
     /// The binary log position InnoDB recorded at commit, as the server
     /// recovers it; `None` when none is recorded.
@@ -297,8 +370,15 @@ pub struct UndoReport {
     pub by_table: Vec<TableRow>,
     /// History by transaction, oldest (lowest transaction number) first.
     pub by_transaction: Vec<TrxRow>,
-    /// Transactions still in undo segments (active or prepared).
+    /// Undo segments of transactions still in flight (active or prepared).
     pub in_flight: Vec<InFlight>,
+    /// Those transactions, each over all its undo segments.
+    pub open_transactions: Vec<OpenTransaction>,
+    /// The undo tablespaces given.
+    pub undo_tablespaces: Vec<UndoTablespaceRow>,
+    /// True for a MySQL 8.0+ server: roll pointers name undo tablespaces by
+    /// number, rollback segments of undo tablespaces are on their RSEG_ARRAY.
+    pub mysql_8: bool,
     /// The history's undo records, decoded (only when asked for, up to a limit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<UndoRecordRow>,
@@ -314,7 +394,7 @@ impl UndoReport {
         undo: &[&Tablespace],
         dict: Option<&Dictionary>,
     ) -> UndoReport {
-        Self::build_listing(system, undo, dict, 0)
+        Self::build_listing(system, undo, &UndoTables::new(dict), 0)
     }
 
     /// [`UndoReport::build`], also listing up to `records` undo records of
@@ -322,14 +402,14 @@ impl UndoReport {
     pub fn build_listing(
         system: &Tablespace,
         undo: &[&Tablespace],
-        dict: Option<&Dictionary>,
+        tables: &UndoTables,
         records: usize,
     ) -> UndoReport {
         let state = undo::read_keeping(system, undo, undo::Keep { records });
         let listed: Vec<UndoRecordRow> = state
             .records
             .iter()
-            .map(|r| decode_record(r, dict))
+            .map(|r| decode_record(r, tables))
             .collect();
         let mut totals = UndoTotals {
             rollback_segments: state.rollback_segments.len(),
@@ -340,9 +420,7 @@ impl UndoReport {
         let mut rsegs = Vec::new();
         let mut trx = Vec::new();
         let mut in_flight = Vec::new();
-        let name = |id: u64| {
-            dict.and_then(|d| d.tables.iter().find(|t| t.id == id).map(|t| t.name.clone()))
-        };
+        let name = |id: u64| tables.name(id);
         for r in &state.rollback_segments {
             let mut segments: BTreeMap<&'static str, u64> = BTreeMap::new();
             for s in &r.segments {
@@ -351,6 +429,7 @@ impl UndoReport {
                 if let Some(c) = &s.counts {
                     in_flight.push(InFlight {
                         rseg: r.slot.id,
+                        space_id: r.slot.space_id,
                         slot: s.slot,
                         page: s.page,
                         state: s.state,
@@ -375,15 +454,22 @@ impl UndoReport {
             totals.history_size_pages += size;
             rsegs.push(RsegRow {
                 id: r.slot.id,
+                directory: r.directory,
                 space_id: r.slot.space_id,
                 page: r.slot.page_no,
                 history_length: len,
                 history_size_pages: size,
                 segments,
+                undo_slots_used: r.segments.iter().filter(|s| s.slot.is_some()).count() as u64,
                 max_trx_id: r
                     .header
                     .as_ref()
-                    .filter(|h| h.is_10_3_5_format())
+                    .filter(|h| h.is_10_3_5_format() && !state.mysql_8)
+                    .map(|h| h.max_trx_id),
+                max_trx_no: r
+                    .header
+                    .as_ref()
+                    .filter(|_| state.mysql_8)
                     .map(|h| h.max_trx_id),
                 page_lsn: r.page_lsn,
                 binlog: r.binlog.clone(),
@@ -397,6 +483,7 @@ impl UndoReport {
                     trx_id: log.header.trx_id,
                     trx_no: log.header.trx_no,
                     rseg: r.slot.id,
+                    space_id: r.slot.space_id,
                     records: log.counts.records,
                     bytes: log.counts.bytes,
                     pages: log.pages,
@@ -422,12 +509,7 @@ impl UndoReport {
             .iter()
             .map(|(&table_id, &(records, bytes))| TableRow {
                 table_id,
-                name: dict.and_then(|d| {
-                    d.tables
-                        .iter()
-                        .find(|t| t.id == table_id)
-                        .map(|t| t.name.clone())
-                }),
+                name: tables.name(table_id),
                 records,
                 bytes,
             })
@@ -447,10 +529,115 @@ impl UndoReport {
             by_table,
             by_transaction: trx,
             in_flight,
+            open_transactions: open_transactions(&state, &name),
+            undo_tablespaces: undo_tablespace_rows(&state),
+            mysql_8: state.mysql_8,
             records: listed,
             findings: state.findings,
         }
     }
+
+    /// Notes which undo tablespaces have a truncation log in the data
+    /// directory: `numbers` are those of the `undo_<number>_trunc.log`
+    /// files found.
+    pub fn note_truncation_logs(&mut self, numbers: &[u32]) {
+        for u in &mut self.undo_tablespaces {
+            u.truncation_log = u
+                .tablespace
+                .undo_space
+                .is_some_and(|s| numbers.contains(&s.number));
+        }
+    }
+}
+
+/// The transactions still in undo segments, each over all its segments,
+/// by transaction id.
+fn open_transactions(
+    state: &undo::UndoState,
+    name: &dyn Fn(u64) -> Option<String>,
+) -> Vec<OpenTransaction> {
+    let mut by_trx: BTreeMap<u64, (OpenTransaction, RecordCounts)> = BTreeMap::new();
+    let segments = state.rollback_segments.iter().flat_map(|r| &r.segments);
+    for s in segments {
+        let (Some(trx_id), Some(c)) = (s.trx_id, &s.counts) else {
+            continue;
+        };
+        let e = by_trx.entry(trx_id).or_insert_with(|| {
+            (
+                OpenTransaction {
+                    trx_id,
+                    state: s.state,
+                    segments: 0,
+                    records: 0,
+                    by_kind: BTreeMap::new(),
+                    by_table: Vec::new(),
+                },
+                RecordCounts::default(),
+            )
+        });
+        e.0.segments += 1;
+        e.1.merge(c);
+    }
+    by_trx
+        .into_values()
+        .map(|(mut t, c)| {
+            t.records = c.records;
+            t.by_kind = c.by_kind;
+            t.by_table = c
+                .by_table
+                .iter()
+                .map(|(&id, &(n, _))| (id, name(id), n))
+                .collect();
+            t
+        })
+        .collect()
+}
+
+/// Each undo tablespace given, with its rollback segments' history and
+/// undo segments summed up.
+fn undo_tablespace_rows(state: &undo::UndoState) -> Vec<UndoTablespaceRow> {
+    state
+        .undo_tablespaces
+        .iter()
+        .map(|u| {
+            let mut row = UndoTablespaceRow {
+                tablespace: u.clone(),
+                rollback_segments: 0,
+                history_list_length: 0,
+                segments: BTreeMap::new(),
+                contents: UndoContents::Nothing,
+                truncation_log: false,
+            };
+            for r in state
+                .rollback_segments
+                .iter()
+                .filter(|r| r.slot.space_id == u.space_id)
+            {
+                row.rollback_segments += 1;
+                row.history_list_length += r
+                    .header
+                    .as_ref()
+                    .map_or(0, |h| u64::from(h.fixed.history.len));
+                for s in &r.segments {
+                    *row.segments.entry(s.state).or_default() += 1;
+                }
+            }
+            let in_flight = row
+                .segments
+                .keys()
+                .any(|k| matches!(*k, "active" | "prepared" | "prepared_in_tc"));
+            row.contents = if in_flight {
+                UndoContents::InFlight
+            } else if row.history_list_length > 0 {
+                UndoContents::History
+            } else if !row.segments.is_empty() {
+                UndoContents::CachedOnly
+            } else {
+                UndoContents::Nothing
+            };
+            row
+        })
+        .collect()
 }
 
 /// The larger of `TRX_SYS_TRX_ID_STORE` and the MariaDB 10.3.5+ headers'
@@ -458,7 +645,8 @@ impl UndoReport {
 /// segment holding it, or `trx_sys`).
 fn max_trx_id(state: &undo::UndoState) -> (u64, String) {
     let mut best = (state.trx_id_store, None);
-    for r in &state.rollback_segments {
+    // MySQL 8.0+ keeps TRX_RSEG_MAX_TRX_NO there, a transaction number.
+    for r in state.rollback_segments.iter().filter(|_| !state.mysql_8) {
         if let Some(h) = r.header.as_ref().filter(|h| h.is_10_3_5_format()) {
             if h.max_trx_id > best.0 {
                 best = (h.max_trx_id, Some(r.slot.id));
@@ -475,6 +663,11 @@ fn max_trx_id(state: &undo::UndoState) -> (u64, String) {
 /// [`UndoReport::next_trx_id_at_startup`]): `trx_rseg_array_init`,
 /// `trx_rseg_mem_restore` and `trx_undo_mem_create_at_db_start`.
 fn next_trx_id_at_startup(state: &undo::UndoState) -> Option<u64> {
+    if state.mysql_8 {
+        return state
+            .trx_id_store
+            .checked_add(2 * innodb_format::sys::trx_sys::TRX_SYS_TRX_ID_WRITE_MARGIN);
+    }
     let mut max = state.trx_id_store;
     if state.rollback_segments.is_empty() {
         return None;

@@ -8,11 +8,11 @@
 //! record that is not this row's (its page reused after purge), or at a
 //! bound.
 
-use crate::rows::records::{IndexField, RecordsReport, Schema};
-use innodb_format::sys::trx_sys::{self, TRX_SYS_PAGE_NO};
+use crate::rows::records::{IndexField, RecordsReport, RowState, Schema};
 use innodb_format::undo::trx_undo_rec::{kind, UndoRecordBody, UndoRecordHeader};
 use innodb_format::value::column_value::{RollPtr, Value};
 use innodb_space::logical_pages::LogicalPages;
+use innodb_space::undo_tablespaces::RollPtrSpaces;
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -112,7 +112,10 @@ impl RowHistory {
             .iter()
             .find(|i| i.clustered)
             .ok_or(NoHistory::NoClusteredIndex)?;
-        let records = RecordsReport::build(space, schema, Some(&index.id.to_string()), false, None)
+        // Delete-marked rows too: a deleted row keeps its history until
+        // purge removes it (garbage-list records are left out: no
+        // transaction's view has them).
+        let records = RecordsReport::build(space, schema, Some(&index.id.to_string()), true, None)
             .map_err(|_| NoHistory::NoClusteredIndex)?;
         let fields = records.fields.clone();
         let n_unique = fields
@@ -123,6 +126,7 @@ impl RowHistory {
         let row = records
             .rows
             .iter()
+            .filter(|r| r.state != RowState::Garbage)
             .find(|r| {
                 r.values
                     .get(..n_unique)
@@ -155,9 +159,7 @@ impl RowHistory {
             fields,
             n_unique,
             row,
-            system,
-            undo,
-            slots: rseg_slots(system),
+            spaces: RollPtrSpaces::new(system, undo),
             seen: HashSet::new(),
             pointer: None,
             buf: Vec::new(),
@@ -194,25 +196,13 @@ impl RowHistory {
     }
 }
 
-/// The rollback segment slots of the system tablespace's TRX_SYS page
-/// (none when it cannot be read).
-fn rseg_slots(system: &Tablespace) -> Vec<trx_sys::RsegSlot> {
-    let mut buf = Vec::new();
-    LogicalPages::new(system)
-        .read_into(TRX_SYS_PAGE_NO, &mut buf)
-        .and_then(|_| trx_sys::rseg_slots(&buf).ok())
-        .unwrap_or_default()
-}
-
 /// What following one row's version chain keeps between undo records.
 struct ChainWalk<'a> {
     fields: &'a [IndexField],
     n_unique: usize,
     row: &'a crate::rows::records::Row,
-    system: &'a Tablespace,
-    undo: &'a [&'a Tablespace],
-    /// Rollback segment slots: which tablespace holds each segment.
-    slots: Vec<trx_sys::RsegSlot>,
+    /// Which tablespace a roll pointer's id names.
+    spaces: RollPtrSpaces<'a>,
     /// The undo records passed: (space, page, offset).
     seen: HashSet<(u32, u32, u16)>,
     /// The undo record read last and where its DB_ROLL_PTR is: (space, page, offset).
@@ -236,12 +226,7 @@ impl<'a> ChainWalk<'a> {
         if versions.len() > MAX_VERSIONS {
             return Err(format!("stopped after {MAX_VERSIONS} versions"));
         }
-        let undo_space = self.undo_space(rp.rseg).ok_or_else(|| {
-            format!(
-                "rollback segment {} is in a tablespace that was not given",
-                rp.rseg
-            )
-        })?;
+        let undo_space = self.spaces.space(rp.rseg)?;
         self.pass(undo_space, rp)?;
         let (h, body) = self.read_undo_record(undo_space, rp)?;
         if !self.same_row(&body) {
@@ -277,19 +262,6 @@ impl<'a> ChainWalk<'a> {
                 "the row was inserted (undo record of type {})",
                 kind::name(h.kind)
             )),
-        }
-    }
-
-    /// The tablespace holding rollback segment `rseg`, when given.
-    fn undo_space(&self, rseg: u8) -> Option<&'a Tablespace> {
-        let slot = self.slots.iter().find(|s| s.id == usize::from(rseg))?;
-        if slot.space_id == self.system.space_id() {
-            Some(self.system)
-        } else {
-            self.undo
-                .iter()
-                .copied()
-                .find(|s| s.space_id() == slot.space_id)
         }
     }
 

@@ -35,7 +35,7 @@ pub fn run(
     if let (true, Some(dir)) = (undo_paths.is_empty(), &inputs.datadir) {
         undo_paths = dir.undo().map(|f| f.path.clone()).collect();
     }
-    let system = inputs.open_plain(&system_path)?;
+    let system = inputs.open_system(&system_path, "history")?;
     let undo_spaces = inputs.open_all(&undo_paths)?;
     let refs: Vec<&Tablespace> = undo_spaces.iter().collect();
     let h = RowHistory::build(&space, &schema, key, &system, &refs).map_err(|e| match e {

@@ -4,9 +4,12 @@
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
+use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::undo_report::{UndoComparison, UndoReport, UndoSide};
-use innodb_space::datadir::{DataDir, DataDirOptions};
+use innodb_analysis::reports::undo_tables::UndoTables;
+use innodb_space::datadir::{DataDir, DataDirOptions, FileKind};
 use innodb_space::dictionary::Dictionary;
+use innodb_space::undo_tablespaces::is_mysql_8;
 use innodb_space::Tablespace;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +28,12 @@ pub fn run(
     let refs: Vec<&Tablespace> = undo.iter().collect();
     let own = own_dictionary(inputs, &system)?;
     let dict = inputs.dictionary()?.or(own.as_ref());
-    let r = UndoReport::build_listing(&system, &refs, dict, records.unwrap_or(0));
+    let datadir = inputs.datadir.as_ref().filter(|_| files.is_empty());
+    let tables = undo_tables(inputs, dict, &system, datadir);
+    let mut r = UndoReport::build_listing(&system, &refs, &tables, records.unwrap_or(0));
+    if let Some(dir) = datadir {
+        r.note_truncation_logs(&dir.undo_truncation_logs());
+    }
     out.report(inputs.format, &r, innodb_render::undo_text::undo);
     Ok(0)
 }
@@ -39,6 +47,36 @@ pub fn own_dictionary(
         Some(_) => None,
         None => Dictionary::read(system).ok(),
     })
+}
+
+/// The tables the report names and decodes: those of `dict`, and, for a
+/// MySQL 8.0+ data directory, the table in each tablespace's SDI (a
+/// tablespace whose SDI cannot be read names nothing).
+pub fn undo_tables<'a>(
+    inputs: &Inputs,
+    dict: Option<&'a Dictionary>,
+    system: &Tablespace,
+    datadir: Option<&DataDir>,
+) -> UndoTables<'a> {
+    let mut tables = UndoTables::new(dict);
+    let Some(dir) = datadir.filter(|_| is_mysql_8(system)) else {
+        return tables;
+    };
+    let with_sdi = [
+        FileKind::Table,
+        FileKind::Partition,
+        FileKind::GeneralTablespace,
+    ];
+    for f in dir.tablespaces().filter(|f| with_sdi.contains(&f.kind)) {
+        if let Some(sdi) = inputs
+            .open_plain(&f.path)
+            .ok()
+            .and_then(|s| SdiReport::build(&s).ok())
+        {
+            tables.add_sdi(&sdi);
+        }
+    }
+    tables
 }
 
 /// `undo --compare A B`: two copies of one data directory.
@@ -70,10 +108,11 @@ fn side(inputs: &Inputs, dir: &Path) -> Result<UndoSide, CliError> {
     let Some((system_path, undo_paths)) = paths.split_first() else {
         return Err(CliError::file(dir, "no ibdata1 in the data directory"));
     };
-    let system = inputs.open_plain(system_path)?;
+    let system = inputs.open_system(system_path, "undo --compare")?;
     let undo = inputs.open_all(undo_paths)?;
     let refs: Vec<&Tablespace> = undo.iter().collect();
     let dict = Dictionary::read(&system).ok();
-    let r = UndoReport::build(&system, &refs, dict.as_ref());
+    let tables = undo_tables(inputs, dict.as_ref(), &system, Some(&datadir));
+    let r = UndoReport::build_listing(&system, &refs, &tables, 0);
     Ok(UndoSide::new(&dir.display().to_string(), &r))
 }

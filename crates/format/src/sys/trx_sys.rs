@@ -22,6 +22,11 @@ pub const TRX_SYS_PAGE_NO: u32 = 5;
 /// relative to it.
 pub const TRX_SYS: usize = 38;
 
+/// `TRX_SYS_TRX_ID_WRITE_MARGIN`: the server writes `TRX_SYS_TRX_ID_STORE`
+/// each time the counter passes a multiple of this, so the store lags the
+/// counter by less than it (MySQL 8.0+ restarts from the store + 2 × this).
+pub const TRX_SYS_TRX_ID_WRITE_MARGIN: u64 = 256;
+
 layout! {
     /// The head of the transaction system header (absolute offsets); the
     /// rollback segment slots follow.

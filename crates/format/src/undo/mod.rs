@@ -4,3 +4,4 @@ pub mod rseg_array;
 pub mod trx_rseg;
 pub mod trx_undo;
 pub mod trx_undo_rec;
+pub mod undo_space_id;

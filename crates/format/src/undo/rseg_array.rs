@@ -14,6 +14,11 @@ use crate::section::Body;
 
 /// Absolute offset of the array header (`RSEG_ARRAY_HEADER` = `FSEG_PAGE_DATA`).
 pub const RSEG_ARRAY_HEADER: usize = 38;
+/// The page of an undo tablespace holding the array (`FSP_RSEG_ARRAY_PAGE_NO`).
+pub const FSP_RSEG_ARRAY_PAGE_NO: u32 = 3;
+/// Rollback segments an array tracks at most (`FSP_MAX_ROLLBACK_SEGMENTS`,
+/// = `TRX_SYS_N_RSEGS`): the server reads no slot past it.
+pub const FSP_MAX_ROLLBACK_SEGMENTS: usize = crate::sys::trx_sys::TRX_SYS_N_RSEGS;
 
 layout! {
     /// The header of an RSEG_ARRAY page (absolute offsets).
@@ -50,6 +55,53 @@ pub fn slot_capacity(page_size: usize) -> usize {
     page_size.saturating_sub(
         RSEG_ARRAY_PAGES + RSEG_ARRAY_RESERVED_BYTES + crate::fil::trailer::FIL_PAGE_DATA_END,
     ) / RSEG_ARRAY_SLOT_SIZE
+}
+
+/// An RSEG_ARRAY page read: its header and the slots in use.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RsegArray {
+    /// The header.
+    pub header: RsegArrayHeader,
+    /// (slot, rollback segment header page) of each slot in use among the
+    /// first [`FSP_MAX_ROLLBACK_SEGMENTS`] (a slot is the rollback segment's
+    /// id within its undo tablespace).
+    pub slots: Vec<(usize, u32)>,
+    /// The first unused slot that a used one follows, if any: the server
+    /// stops at the first unused slot (`trx_rsegs_init`, "there are no gaps
+    /// in an RSEG_ARRAY page") and does not read the rollback segments after it.
+    pub gap_at: Option<usize>,
+}
+
+impl RsegArray {
+    /// Reads an RSEG_ARRAY page.
+    pub fn parse(page: &[u8]) -> Result<Self, crate::FormatError> {
+        let header = RsegArrayHeader::parse_at(page, 0)?;
+        let n = slot_capacity(page.len()).min(FSP_MAX_ROLLBACK_SEGMENTS);
+        let (mut slots, mut first_unused, mut gap_at) = (Vec::new(), None, None);
+        for i in 0..n {
+            let p = u32_at(
+                page,
+                RSEG_ARRAY_PAGES + RSEG_ARRAY_SLOT_SIZE * i,
+                "RSEG_ARRAY_PAGES_OFFSET",
+            )?;
+            if p == crate::FIL_NULL {
+                first_unused = first_unused.or(Some(i));
+            } else {
+                gap_at = gap_at.or(first_unused);
+                slots.push((i, p));
+            }
+        }
+        Ok(RsegArray {
+            header,
+            slots,
+            gap_at,
+        })
+    }
+
+    /// Absolute offset of slot `i`.
+    pub fn slot_offset(i: usize) -> usize {
+        RSEG_ARRAY_PAGES + RSEG_ARRAY_SLOT_SIZE * i
+    }
 }
 
 /// The sections of an RSEG_ARRAY page: the header, then the rollback
@@ -100,5 +152,21 @@ mod tests {
         assert_eq!((RSEG_ARRAY_FSEG_HEADER, RSEG_ARRAY_PAGES), (46, 56));
         assert_eq!(RSEG_ARRAY_VERSION, 0x5253_4548);
         assert_eq!(slot_capacity(16384), (16384 - 56 - 200 - 8) / 4);
+    }
+
+    #[test]
+    fn the_array_reads_its_slots_and_notes_a_gap() {
+        let mut p = vec![0xffu8; 4096];
+        p[38..42].copy_from_slice(&RSEG_ARRAY_VERSION.to_be_bytes());
+        p[42..46].copy_from_slice(&3u32.to_be_bytes());
+        for (i, page) in [(0usize, 4u32), (1, 5), (3, 9)] {
+            let at = RsegArray::slot_offset(i);
+            p[at..at + 4].copy_from_slice(&page.to_be_bytes());
+        }
+        let a = RsegArray::parse(&p).unwrap();
+        assert_eq!((a.header.version, a.header.size), (RSEG_ARRAY_VERSION, 3));
+        assert_eq!(a.slots, vec![(0, 4), (1, 5), (3, 9)]);
+        assert_eq!(a.gap_at, Some(2));
+        assert!(RsegArray::parse(&p[..50]).is_err());
     }
 }

@@ -64,6 +64,18 @@ layout! {
     }
 }
 
+layout! {
+    /// MySQL 8.0's field after the undo slots, offset from the slots' end
+    /// (absolute [`RsegHeader::max_trx_id_offset`], where MariaDB keeps
+    /// `TRX_RSEG_MAX_TRX_ID`).
+    pub struct RsegMysqlTail {
+        /// +0 (`TRX_RSEG_MAX_TRX_NO`, 8 bytes): the transaction number
+        /// (commit order, `TRX_UNDO_TRX_NO`) of the latest commit this
+        /// rollback segment took into its history; 0 in a header never used.
+        TRX_RSEG_MAX_TRX_NO_FROM_SLOTS_END "TRX_RSEG_MAX_TRX_NO" @ 0 => max_trx_no: u64;
+    }
+}
+
 /// Bytes of `TRX_RSEG_MAX_TRX_ID`.
 pub const TRX_RSEG_MAX_TRX_ID_LEN: usize = TRX_RSEG_BINLOG_OFFSET_FROM_MAX_TRX_ID;
 /// `TRX_RSEG_BINLOG_NAME` = `TRX_RSEG_MAX_TRX_ID` + 16 (absolute 4184 at
@@ -246,6 +258,12 @@ pub fn sections(page: &[u8], ctx: &PageContext, body: &mut Body) {
         body.add(
             "after the undo slots (MariaDB 10.3.5+)",
             tail_fields(page, ctx),
+        );
+    } else if ctx.vendor == Vendor::MySql {
+        let at = RsegHeader::max_trx_id_offset(page.len());
+        body.add(
+            "after the undo slots (MySQL 8.0)",
+            RsegMysqlTail::parse_at(page, at).map(|t| t.fields_at(at, ctx)),
         );
     }
 }

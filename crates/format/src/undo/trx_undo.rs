@@ -60,19 +60,33 @@ pub mod state {
     pub const TO_FREE: u16 = 3;
     /// `TRX_UNDO_TO_PURGE`: an update undo log waiting for purge.
     pub const TO_PURGE: u16 = 4;
-    /// `TRX_UNDO_PREPARED`: of a prepared XA transaction.
+    /// `TRX_UNDO_PREPARED`: of a prepared XA transaction (MySQL 8.0.29+
+    /// calls 5 `TRX_UNDO_PREPARED_80028`: one prepared by an older server).
     pub const PREPARED: u16 = 5;
+    /// `TRX_UNDO_PREPARED` of MySQL 8.0.29+.
+    pub const PREPARED_80029: u16 = 6;
+    /// `TRX_UNDO_PREPARED_IN_TC` (MySQL 8.0.29+): prepared, and processed
+    /// by the transaction coordinator.
+    pub const PREPARED_IN_TC: u16 = 7;
 
-    /// The state's name.
+    /// The state's name (MySQL 8.0.29+'s two prepared states are
+    /// `prepared` and `prepared_in_tc`).
     pub fn name(s: u16) -> &'static str {
         match s {
             ACTIVE => "active",
             CACHED => "cached",
             TO_FREE => "to_free",
             TO_PURGE => "to_purge",
-            PREPARED => "prepared",
+            PREPARED | PREPARED_80029 => "prepared",
+            PREPARED_IN_TC => "prepared_in_tc",
             _ => "unknown",
         }
+    }
+
+    /// True for a segment whose transaction is still in flight: active or
+    /// prepared (in any of the prepared states).
+    pub fn in_use(s: u16) -> bool {
+        matches!(s, ACTIVE | PREPARED | PREPARED_80029 | PREPARED_IN_TC)
     }
 }
 

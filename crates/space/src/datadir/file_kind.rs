@@ -13,6 +13,10 @@ pub enum FileKind {
     /// `undo_001`… and `CREATE UNDO TABLESPACE` files (`*.ibu`), at the top
     /// or in `innodb_undo_directory`.
     UndoTablespace,
+    /// The log MySQL 8.0+ keeps while it truncates an undo tablespace,
+    /// `undo_<number>_trunc.log`, beside the undo tablespaces; gone once
+    /// the truncation is done.
+    UndoTruncationLog,
     /// MySQL 8.0+'s data dictionary tablespace, `mysql.ibd` at the top.
     MysqlDictionary,
     /// A general tablespace (`CREATE TABLESPACE … ADD DATAFILE 'g.ibd'`): an
@@ -67,6 +71,7 @@ impl FileKind {
         match self {
             FileKind::SystemTablespace => "system tablespace",
             FileKind::UndoTablespace => "undo tablespace",
+            FileKind::UndoTruncationLog => "undo tablespace truncation log",
             FileKind::MysqlDictionary => "data dictionary tablespace, mysql.ibd",
             FileKind::GeneralTablespace => "general tablespace",
             FileKind::Table => "table",
@@ -89,6 +94,9 @@ impl FileKind {
         Some(match self {
             k if k.is_tablespace() => return None,
             FileKind::Temporary => "rebuilt empty at every server start",
+            FileKind::UndoTruncationLog => {
+                "an undo tablespace was being truncated: `undo` notes it, nothing reads it"
+            }
             FileKind::Doublewrite => "doublewrite files are not read yet",
             FileKind::RedoLog => "redo logs are named, not read",
             FileKind::TableDefinition => ".frm files are not read yet",
@@ -113,6 +121,8 @@ pub fn top_level(name: &str) -> FileKind {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if name.starts_with("ibdata") {
         FileKind::SystemTablespace
+    } else if innodb_format::undo::undo_space_id::truncate_log_number(name).is_some() {
+        FileKind::UndoTruncationLog
     } else if name.starts_with("undo") || name.ends_with(".ibu") {
         FileKind::UndoTablespace
     } else if name == "mysql.ibd" {
@@ -197,6 +207,7 @@ mod tests {
             ("undo001", FileKind::UndoTablespace),
             ("undo_002", FileKind::UndoTablespace),
             ("extra_undo.ibu", FileKind::UndoTablespace),
+            ("undo_4_trunc.log", FileKind::UndoTruncationLog),
             ("mysql.ibd", FileKind::MysqlDictionary),
             ("gts1.ibd", FileKind::GeneralTablespace),
             ("ibtmp1", FileKind::Temporary),

@@ -144,14 +144,16 @@ impl DataDir {
         if let Some(undo_dir) = &options.undo_directory {
             for (path, name, is_dir) in list(undo_dir)? {
                 let (stem, gzipped) = file_kind::strip_gz(&name);
-                if is_dir || file_kind::top_level(stem) != FileKind::UndoTablespace {
+                let kind = file_kind::top_level(stem);
+                let undo = [FileKind::UndoTablespace, FileKind::UndoTruncationLog];
+                if is_dir || !undo.contains(&kind) {
                     continue;
                 }
                 let relative = path.display().to_string();
                 files.push(DataDirFile {
                     path,
                     relative,
-                    kind: FileKind::UndoTablespace,
+                    kind,
                     gzipped,
                     database: None,
                 });
@@ -251,6 +253,22 @@ impl DataDir {
         std::iter::once(system)
             .chain(self.undo())
             .map(|f| f.path.clone())
+            .collect()
+    }
+
+    /// The undo tablespace numbers of the truncation logs found
+    /// (`undo_<number>_trunc.log`): MySQL 8.0+ was truncating those undo
+    /// tablespaces when it stopped.
+    pub fn undo_truncation_logs(&self) -> Vec<u32> {
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::UndoTruncationLog)
+            .filter_map(|f| {
+                let name = f.path.file_name()?.to_string_lossy().into_owned();
+                innodb_format::undo::undo_space_id::truncate_log_number(
+                    file_kind::strip_gz(&name).0,
+                )
+            })
             .collect()
     }
 
