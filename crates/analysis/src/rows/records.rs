@@ -253,7 +253,19 @@ impl RecordsReport {
         which: Option<&str>,
         page: u32,
     ) -> Result<RecordsReport, NoRecords> {
-        Self::collect(space, schema, which, false, None, Some(page))
+        Self::build_leaf(space, schema, which, page, false)
+    }
+
+    /// [`Self::build_page`], with delete-marked and garbage-list records
+    /// when `deleted`.
+    pub fn build_leaf(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        page: u32,
+        deleted: bool,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::collect(space, schema, which, deleted, None, Some(page))
     }
 
     /// The rows of index `which`, each handed to `sink` as soon as it is
