@@ -44,6 +44,8 @@ struct Streamed<'o, 'a> {
     format: Format,
     buf: String,
     fields: Vec<IndexField>,
+    /// The JSON keys of the fields, quoted (`None`: two share a name).
+    keys: Option<Vec<String>>,
     rows: usize,
 }
 
@@ -67,6 +69,7 @@ impl Streamed<'_, '_> {
 impl RowSink for Streamed<'_, '_> {
     fn start(&mut self, head: &RecordsReport) {
         self.fields = head.fields.clone();
+        self.keys = json::records_keys(&head.fields);
         match self.format {
             Format::Text => self.buf.push_str(&text::records_head(head)),
             Format::Json => {}
@@ -78,7 +81,10 @@ impl RowSink for Streamed<'_, '_> {
         self.rows += 1;
         match self.format {
             Format::Text => text::records_row(&mut self.buf, &row),
-            Format::Json => json::records_line(&mut self.buf, &self.fields, &row),
+            Format::Json => match &self.keys {
+                Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
+                None => json::records_line(&mut self.buf, &self.fields, &row),
+            },
             Format::Csv => text::records_csv_row(&mut self.buf, &row),
         }
         if self.buf.len() >= 1 << 16 {
@@ -124,6 +130,7 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
         format: inputs.format,
         buf: String::with_capacity(1 << 17),
         fields: Vec::new(),
+        keys: None,
         rows: 0,
     };
     let r = RecordsReport::stream(
