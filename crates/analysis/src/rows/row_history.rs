@@ -141,9 +141,8 @@ impl RowHistory {
         // row at a time.
         let records = match key_search::find(space, schema, key) {
             KeySearch::Found { page, .. } | KeySearch::NotFound { page, .. } => {
-                RecordsReport::build_leaf(space, schema, Some(&which), page, true).map(|r| {
+                RecordsReport::build_leaf(space, schema, Some(&which), page, true).inspect(|r| {
                     first.row = r.rows.iter().find(|r| matches(r)).cloned();
-                    r
                 })
             }
             KeySearch::Unsupported(_) => {
