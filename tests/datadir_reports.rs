@@ -197,13 +197,24 @@ fn fixture_dirs() -> Vec<PathBuf> {
 /// The whole `--datadir DIR pages` listing, built in memory.
 fn pages_report(dir: &Path, filter: &PageFilter) -> DatadirReport<PageList, PagesTotals> {
     let mut totals = PagesTotals::default();
+    // `pages` names each index page's index from the directory's dictionary.
+    let datadir = DataDir::open(dir, &DataDirOptions::default()).unwrap();
+    let dict = innodb_analysis::dictionary::of_datadir(&datadir, OpenOptions::default()).unwrap();
     let files: Vec<FileResult<PageList>> = files_of(dir)
         .iter()
         .map(|f| {
             totals.files += 1;
             let (report, error) = match Tablespace::open(f, OpenOptions::default()) {
                 Ok(space) => {
-                    let list = PageList::build(&space, filter);
+                    let mut list = PageList::build(&space, filter);
+                    let names = innodb_analysis::reports::naming::IndexNames::for_file(
+                        &space,
+                        dict.as_ref(),
+                        OpenOptions::default(),
+                    );
+                    for p in &mut list.pages {
+                        p.index_name = p.index_id.and_then(|i| names.get(i)).map(str::to_string);
+                    }
                     totals.pages += list.pages.len() as u64;
                     (Some(list), None)
                 }
@@ -620,7 +631,7 @@ fn files_not_read_are_named_with_why() {
     assert_eq!(
         lines[2..6],
         [
-            "Not read (doublewrite file): #ib_16384_0.dblwr — doublewrite files are not read yet",
+            "Not read (doublewrite file): #ib_16384_0.dblwr — copies of pages, not a tablespace: `doublewrite` reads them, and `checksum` names the bad pages they hold a good copy of",
             "Not read (not InnoDB): aria_log_control",
             "Not read (redo log): ib_logfile0 — redo logs are named, not read",
             "Not read (table definition, .frm): test/t1.frm — .frm files are not read yet",

@@ -6,6 +6,7 @@
 
 #![deny(clippy::indexing_slicing)]
 
+pub mod dictionary;
 pub mod pictures;
 pub mod reports;
 pub mod rows;

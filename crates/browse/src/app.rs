@@ -7,6 +7,7 @@ use crate::jobs::{Job, JobDone, JobKind};
 use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
 use innodb_analysis::pictures::Raster;
 use innodb_analysis::reports::indexes::IndexesReport;
+use innodb_analysis::reports::naming::IndexNames;
 use innodb_analysis::reports::page_detail::PageDetail;
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::space_reports::{header, SpaceHeader};
@@ -50,6 +51,10 @@ pub struct OpenFile {
     pub open_findings: Vec<Finding>,
     /// The table's columns (dictionary or SDI), for typed records.
     pub schema: Option<Arc<Schema>>,
+    /// The names of its indexes (`db/table.index`, `SDI`): of every table
+    /// of a general tablespace, from the dictionary that describes the
+    /// file or its own SDI.
+    pub names: IndexNames,
 }
 
 /// One line of the page view: a section title, a field, or a record.
@@ -334,11 +339,15 @@ impl App {
             ),
         };
         findings.splice(0..0, space.open_findings().iter().cloned());
-        let schema = self
-            .ctx
-            .dict
-            .as_deref()
-            .and_then(|d| Schema::from_dictionary(d, space.space_id()))
+        // The dictionary that describes the file: the one given, else the
+        // file's own SDI (a partition file's table from the files beside it).
+        let dict = innodb_analysis::dictionary::for_file(
+            &space,
+            self.ctx.dict.as_deref(),
+            self.ctx.options.clone(),
+        );
+        let names = IndexNames::of(&dict, space.space_id());
+        let schema = Schema::from_dictionary(&dict, space.space_id())
             .or_else(|| {
                 SdiReport::build(&space)
                     .ok()
@@ -352,6 +361,7 @@ impl App {
             map,
             open_findings: findings,
             schema,
+            names,
         });
         self.maps.clear();
         self.scan_findings = None;
@@ -413,16 +423,15 @@ impl App {
         }
     }
 
-    /// Index names from the schema (dictionary or SDI), for legends.
+    /// Index names (dictionary or SDI), for legends and lists.
     fn index_names(&self) -> HashMap<u64, String> {
-        let Some(schema) = self.file.as_ref().and_then(|f| f.schema.as_ref()) else {
-            return HashMap::new();
-        };
-        schema
-            .indexes
-            .iter()
-            .map(|i| (i.id, format!("{}.{}", schema.table, i.name)))
-            .collect()
+        self.file.as_ref().map_or_else(HashMap::new, |f| {
+            f.names
+                .all()
+                .iter()
+                .map(|(id, n)| (*id, n.clone()))
+                .collect()
+        })
     }
 
     fn ensure_indexes(&mut self) {

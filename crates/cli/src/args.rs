@@ -196,9 +196,9 @@ pub enum Command {
     Tree {
         /// The tablespace file.
         file: PathBuf,
-        /// The index id (see `indexes`).
+        /// The index: its id (see `indexes`), `SDI`, or its name (`PRIMARY`, `table.PRIMARY`, `db/table.k`).
         #[arg(long)]
-        index: u64,
+        index: String,
         /// Only this level (0 = leaves).
         #[arg(long)]
         level: Option<u16>,
@@ -250,11 +250,14 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// The rows of an index in key order, typed with the columns of the data dictionary (needs --system).
+    /// The rows of an index in key order, typed with the columns of the data dictionary (MySQL 8.0+: mysql.ibd with --datadir, else the file's SDI; MariaDB and MySQL 5.x: --system or --datadir).
     Records {
         /// The tablespace file.
         file: PathBuf,
-        /// The index, by name or id (default: the clustered index).
+        /// The table, in a tablespace of several (a general tablespace, mysql.ibd): `db/table`, `db.table` or `table` (default: the first).
+        #[arg(long)]
+        table: Option<String>,
+        /// The index, by name (`PRIMARY`, `table.PRIMARY`, `db/table.k`) or id (default: the clustered index).
         #[arg(long)]
         index: Option<String>,
         /// List delete-marked records too (marked as such).
@@ -274,6 +277,20 @@ pub enum Command {
         /// Threads per file (each checks a run of pages); 0 = one per CPU.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+    },
+    /// The slots of MySQL 8.0.20+'s doublewrite files (#ib_16384_0.dblwr) or of the doublewrite
+    /// area of a system tablespace: the page each copy is of, whether it verifies, and with
+    /// --datadir whether the page in its tablespace is the same, older, newer or torn (the copy
+    /// crash recovery would write). Exit 0 when all is well, 1 when a copy does not verify or a
+    /// page needs its copy, 2 on a fatal error.
+    Doublewrite {
+        /// Doublewrite files, or a system tablespace (none with --datadir: the directory's
+        /// doublewrite files and its system tablespace's area).
+        files: Vec<PathBuf>,
+        /// List every copy (by default, once compared, only those that are not the same as or
+        /// older than their page).
+        #[arg(long)]
+        all: bool,
     },
 }
 

@@ -5,11 +5,17 @@
 use crate::args::{Cli, Command, Format};
 use crate::progress::Progress;
 use crate::CliError;
+use innodb_analysis::dictionary::{mysql_ibd, MYSQL_DICTIONARY_SPACE_ID};
+use innodb_analysis::reports::naming::IndexNames;
 use innodb_space::datadir::{DataDir, DataDirOptions};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+
+/// Problems reading the dictionary said on stderr one by one, at most.
+const MAX_DICTIONARY_FINDINGS: usize = 10;
 
 /// What every command works from.
 pub struct Inputs {
@@ -91,10 +97,10 @@ impl Inputs {
             .ok_or(CliError::NeedsFileOrDatadir(command))
     }
 
-    /// The data dictionary of `--system`, else of the data directory's
-    /// system tablespace; none without either (MySQL 8.0+ keeps its
-    /// dictionary in `mysql.ibd` and each file's SDI, which the commands
-    /// read by themselves). Read on the first call.
+    /// The data dictionary: of `--system` (`ibdata1`'s `SYS_*` tables, or
+    /// MySQL 8.0+'s in a `mysql.ibd` given there), else of the data
+    /// directory (`mysql.ibd`, else every file's SDI, else `ibdata1`); none
+    /// without either. Read on the first call.
     pub fn dictionary(&self) -> Result<Option<&Dictionary>, CliError> {
         self.dictionary_arc().map(|d| d.map(|d| &**d))
     }
@@ -107,21 +113,60 @@ impl Inputs {
         }
     }
 
+    /// The dictionary that describes the file `space`: [`Self::dictionary`]
+    /// when it holds the file's tables, else the file's own SDI.
+    pub fn dictionary_for<'a>(
+        &'a self,
+        space: &Tablespace,
+    ) -> Result<Cow<'a, Dictionary>, CliError> {
+        Ok(innodb_analysis::dictionary::for_file(
+            space,
+            self.dictionary()?,
+            self.options.clone(),
+        ))
+    }
+
+    /// The names of the indexes of `space` (`db/table.index`, `SDI`).
+    pub fn index_names(&self, space: &Tablespace) -> Result<IndexNames, CliError> {
+        let dict = self.dictionary_for(space)?;
+        Ok(IndexNames::of(&dict, space.space_id()))
+    }
+
+    /// What reading the dictionary had to say (a source missing or
+    /// damaged, the choice made in a directory of two servers), as lines
+    /// for stderr; nothing when it was not read.
+    pub fn dictionary_notes(&self) -> Vec<String> {
+        let Some(Ok(Some(d))) = self.dictionary.get() else {
+            return Vec::new();
+        };
+        let mut lines: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+        lines.extend(
+            d.findings
+                .iter()
+                .take(MAX_DICTIONARY_FINDINGS)
+                .map(|f| format!("warning: the dictionary: {f}")),
+        );
+        if d.findings.len() > MAX_DICTIONARY_FINDINGS {
+            lines.push(format!(
+                "warning: the dictionary: {} more problems",
+                d.findings.len() - MAX_DICTIONARY_FINDINGS
+            ));
+        }
+        lines
+    }
+
     fn read_dictionary(&self) -> Result<Option<Arc<Dictionary>>, String> {
         if let Some(path) = &self.system {
             let space = Tablespace::open(path, self.options.clone()).map_err(|e| e.to_string())?;
+            if space.space_id() == MYSQL_DICTIONARY_SPACE_ID {
+                return mysql_ibd::read(&space).map(|d| Some(Arc::new(d)));
+            }
             return Dictionary::read(&space).map(|d| mysql_8_empty(&space, d));
         }
-        let Some(system) = self.datadir.as_ref().and_then(|d| d.system()) else {
+        let Some(dir) = &self.datadir else {
             return Ok(None);
         };
-        let space =
-            Tablespace::open(&system.path, self.options.clone()).map_err(|e| e.to_string())?;
-        match Dictionary::read(&space) {
-            Ok(d) => Ok(mysql_8_empty(&space, d)),
-            Err(_) if space.format().vendor == innodb_format::vendor::Vendor::MySql => Ok(None),
-            Err(e) => Err(format!("{}: {e}", system.path.display())),
-        }
+        innodb_analysis::dictionary::of_datadir(dir, self.options.clone()).map(|d| d.map(Arc::new))
     }
 
     /// The system tablespace and undo tablespaces named by `files` (the

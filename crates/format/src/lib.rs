@@ -19,6 +19,7 @@ pub mod bytes;
 pub mod checksum;
 pub mod compressed_int;
 pub mod context;
+pub mod dblwr;
 pub mod error;
 pub mod field;
 pub mod fil;

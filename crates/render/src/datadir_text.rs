@@ -7,6 +7,7 @@ use innodb_analysis::reports::datadir_totals::{PagesTotals, SdiTotals};
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::space_reports::WasteReport;
 use innodb_analysis::{ChecksumReport, Summary};
+use innodb_format::index::sdi::index_id_text;
 use innodb_space::datadir::{FileKind, Server, SkippedFile};
 use std::fmt::Write;
 
@@ -108,6 +109,25 @@ pub fn checksum(r: &DatadirReport<ChecksumReport, ChecksumTotals>) -> String {
         t.lsn_mismatches,
         t.unverifiable
     );
+    if !t.doublewrite_files.is_empty() {
+        let names: Vec<&str> = t
+            .doublewrite_files
+            .iter()
+            .map(|f| short(&r.datadir, f))
+            .collect();
+        let _ = writeln!(
+            o,
+            "\nDoublewrite copies read from {}: {} bad pages have a good copy",
+            names.join(", "),
+            t.doublewrite_copies
+        );
+        for f in r.files.iter().filter_map(|f| f.report.as_ref()) {
+            if !f.doublewrite_copies.is_empty() {
+                let _ = writeln!(o, "{}:", short(&r.datadir, &f.file));
+                crate::text::rescues(&mut o, f, &r.datadir);
+            }
+        }
+    }
     if t.errors > 0 {
         let _ = writeln!(o, "\nFiles that could not be read ({}):", t.errors);
         errors(&mut o, &r.datadir, &r.files);
@@ -179,7 +199,7 @@ pub fn indexes(
                 o,
                 "{:<36} {:>10} {:>8} {:>10} {:>14} {:>7.1} {:>9}  {}",
                 "",
-                i.index_id,
+                index_id_text(i.index_id),
                 i.levels,
                 i.pages_per_level.iter().sum::<u64>(),
                 i.records,

@@ -5,6 +5,7 @@
 
 pub mod ansi;
 pub mod datadir_text;
+pub mod doublewrite_text;
 pub mod json;
 pub mod png;
 pub mod safe;

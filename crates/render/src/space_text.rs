@@ -5,6 +5,7 @@ use innodb_analysis::reports::space_reports::{
     ExtentRow, ExtentsReport, IndexRow, LegendEntry, SegmentRow, SegmentsReport, SpaceFindings,
     SpaceHeader, WasteReport,
 };
+use innodb_format::index::sdi::index_id_text;
 use std::fmt::Write;
 
 /// `  name` when the dictionary named the index.
@@ -65,7 +66,7 @@ fn index_table(o: &mut String, rows: &[IndexRow]) {
         let _ = writeln!(
             o,
             "{:>10} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>9} {:>6.2}%{}",
-            r.index_id,
+            index_id_text(r.index_id),
             r.root_page,
             r.size_pages,
             r.used_pages,
@@ -89,7 +90,7 @@ fn segment_table(o: &mut String, rows: &[SegmentRow]) {
     for s in rows {
         let _ = writeln!(
             o,
-            "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>5.1}%",
+            "{:>8} {:<34} {:>6} {:>5} {:>8} {:>5} {:>9} {:>9} {:>5.1}%{}",
             s.id,
             s.owner_text,
             s.fragment_pages,
@@ -98,7 +99,12 @@ fn segment_table(o: &mut String, rows: &[SegmentRow]) {
             s.full_extents,
             s.reserved_pages,
             s.used_pages,
-            s.fill_factor * 100.0
+            s.fill_factor * 100.0,
+            match &s.index_name {
+                // The SDI index's owner text already says SDI.
+                Some(n) if n != "SDI" => format!("  {n}"),
+                _ => String::new(),
+            }
         );
     }
 }
@@ -349,7 +355,7 @@ pub fn indexes(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
         let _ = writeln!(
             o,
             "{:>10} {:>6} {:>6} {:>10} {:>10} {:>12} {:>8} {:>8.1}% {:>5.1}%  {}{}",
-            i.index_id,
+            index_id_text(i.index_id),
             i.root_page,
             i.levels,
             i.leaf_pages,
@@ -377,7 +383,7 @@ pub fn indexes(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
             let _ = writeln!(
                 o,
                 "{:>10} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>6.2}x",
-                i.index_id,
+                index_id_text(i.index_id),
                 c.physical_page_size,
                 c.pages,
                 c.stream_bytes,
@@ -400,7 +406,7 @@ pub fn indexes(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
         let _ = writeln!(
             o,
             "{:>10} {:>10} {:>10.1}% {:>10.1} {:>8} {:>9} {:>16.1}",
-            i.index_id,
+            index_id_text(i.index_id),
             l.leaves,
             l.sequential_share * 100.0,
             l.mean_jump,
@@ -420,8 +426,12 @@ pub fn tree(r: &innodb_analysis::reports::tree_report::TreeReport) -> String {
     header_block(&mut o, &r.header);
     let _ = writeln!(
         o,
-        "\nIndex {} (root page {}): {} pages",
-        r.index_id,
+        "\nIndex {}{} (root page {}): {} pages",
+        index_id_text(r.index_id),
+        match &r.name {
+            Some(n) if n != "SDI" => format!(" {n}"),
+            _ => String::new(),
+        },
         r.root_page,
         r.pages.len()
     );
@@ -473,7 +483,7 @@ pub fn fill(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
             let _ = writeln!(
                 o,
                 "\nindex {}{} level {}: {} {}, mean fill {:.1}%",
-                i.index_id,
+                index_id_text(i.index_id),
                 named(&i.name),
                 l.level,
                 l.pages,
@@ -540,7 +550,7 @@ pub fn count(r: &innodb_analysis::reports::count_report::CountReport) -> String 
         let _ = writeln!(
             o,
             "{:>10} {:>12} {:>8} {:>9} {:>12} {:>7.2}% {:>12} {:>8.1} {:>12} {:>7.2}%{}",
-            i.index_id,
+            index_id_text(i.index_id),
             i.exact_rows,
             i.delete_marked,
             i.leaf_pages,

@@ -4,6 +4,7 @@ use innodb_analysis::reports::checksum_report::ChecksumReport;
 use innodb_analysis::reports::page_detail::PageDetail;
 use innodb_analysis::reports::page_list::PageList;
 use innodb_analysis::reports::summary::Summary;
+use innodb_format::index::sdi::index_id_text;
 use innodb_space::Finding;
 use std::fmt::Write;
 
@@ -100,12 +101,11 @@ pub fn summary(s: &Summary) -> String {
     if s.lsn_mismatches > 0 {
         row(&mut o, "LSN mismatches", s.lsn_mismatches.to_string());
     }
-    if s.page_compressed_pages > 0 {
-        row(
-            &mut o,
-            "Page-compressed",
-            format!("{} pages", s.page_compressed_pages),
-        );
+    if let Some(c) = &s.page_compression {
+        row(&mut o, "Page-compressed", page_compression(s, c));
+    }
+    if let Some(line) = on_disk(s) {
+        row(&mut o, "On disk", line);
     }
     if let Some(d) = &s.doublewrite {
         row(
@@ -131,6 +131,52 @@ pub fn summary(s: &Summary) -> String {
     let total_findings: u64 = s.findings_by_kind.values().sum();
     findings_block(&mut o, &s.findings, Some(total_findings as usize));
     o
+}
+
+/// The page-compressed pages: whose compression, pages per algorithm, and
+/// the bytes their compressed data takes of their logical size.
+fn page_compression(
+    s: &innodb_analysis::reports::summary::Summary,
+    c: &innodb_analysis::reports::summary::PageCompression,
+) -> String {
+    use innodb_format::fil::page_compressed::FrameLayout;
+    let whose = match c.layout {
+        FrameLayout::Mysql => "MySQL COMPRESSION",
+        FrameLayout::MariadbClassic | FrameLayout::MariadbFullCrc32 => "MariaDB PAGE_COMPRESSED",
+    };
+    let algos = c
+        .by_algorithm
+        .iter()
+        .map(|(a, n)| format!("{a} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{} pages, {whose} ({algos}): {} bytes of compressed data for {} ({:.1}%)",
+        s.page_compressed_pages,
+        c.stored_bytes,
+        c.logical_bytes,
+        c.stored_bytes as f64 * 100.0 / c.logical_bytes.max(1) as f64
+    )
+}
+
+/// What the file occupies on disk, when it says something: a sparse file's
+/// allocation, or that a `.gz` copy of a page-compressed file cannot tell.
+fn on_disk(s: &innodb_analysis::reports::summary::Summary) -> Option<String> {
+    match s.allocated_bytes {
+        Some(a) if a < s.file_bytes => Some(format!(
+            "{a} bytes allocated of {} ({:.1}%): a sparse file",
+            s.file_bytes,
+            a as f64 * 100.0 / s.file_bytes.max(1) as f64
+        )),
+        Some(a) if s.page_compression.is_some() => Some(format!(
+            "{a} bytes allocated of {}: no holes (a copy that did not keep them?)",
+            s.file_bytes
+        )),
+        None if s.page_compression.is_some() => {
+            Some("not known: read from a .gz copy, which keeps no holes".to_string())
+        }
+        _ => None,
+    }
 }
 
 /// The `pages` listing.
@@ -169,6 +215,12 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
             r.page
         );
     }
+    if let Some(n) = r.index_name.as_deref().filter(|n| *n != "SDI") {
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(n);
+    }
     format!(
         "{:>10}  {:<16} {:>16}  {:<12} {:>8}  {:>18} {:>5} {:>6}  {note}\n",
         r.page,
@@ -177,7 +229,7 @@ pub fn page_row(r: &innodb_analysis::PageRow) -> String {
         r.checksum,
         r.lsn_consistent
             .map_or("-", |b| if b { "yes" } else { "NO" }),
-        opt(r.index_id),
+        r.index_id.map_or_else(|| "-".to_string(), index_id_text),
         opt(r.level),
         opt(r.records),
     )
@@ -287,6 +339,7 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
             &r.unverifiable,
             "cannot be verified (encrypted or unsupported compression)",
         );
+        rescues(&mut o, r, "");
         for f in &r.other_findings {
             let _ = writeln!(o, "  {f}");
         }
@@ -301,6 +354,22 @@ pub fn checksums(reports: &[ChecksumReport]) -> String {
         }
     }
     o
+}
+
+/// `  page N: good doublewrite copy in FILE slot S` for each page of `r`
+/// that does not verify and has one; file names shortened by `prefix`.
+pub fn rescues(o: &mut String, r: &ChecksumReport, prefix: &str) {
+    for c in &r.doublewrite_copies {
+        let file = match c.file.strip_prefix(prefix) {
+            Some(f) if !prefix.is_empty() => f.trim_start_matches('/'),
+            _ => c.file.as_str(),
+        };
+        let _ = writeln!(
+            o,
+            "  page {}: has a good doublewrite copy in {file} slot {} (LSN {}): the copy crash recovery would write over it",
+            c.page, c.slot, c.copy_lsn
+        );
+    }
 }
 
 /// `  page N: what` for each page of `pages`, up to
@@ -394,7 +463,13 @@ pub fn records(r: &innodb_analysis::rows::records::RecordsReport) -> String {
 pub fn records_head(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut o = String::new();
     let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
-    let _ = writeln!(o, "# {} index {} ({})", r.table, r.index, r.index_id);
+    let _ = writeln!(
+        o,
+        "# {} index {} ({})",
+        r.table,
+        r.index,
+        index_id_text(r.index_id)
+    );
     let _ = writeln!(o, "{}", names.join("\t"));
     o
 }

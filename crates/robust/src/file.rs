@@ -54,6 +54,8 @@ pub const WHOLE_FILE: &[&[&str]] = &[
     &["summary", FILE],
     &["checksum", FILE],
     &["checksum", "--threads", "2", FILE],
+    &["doublewrite", FILE],
+    &["doublewrite", "--all", FILE],
     &["pages", FILE],
     &["segments", FILE],
     &["extents", FILE],

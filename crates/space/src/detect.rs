@@ -17,7 +17,7 @@ use innodb_format::FormatError;
 pub const PAGE_SIZES: [usize; 7] = [16384, 8192, 4096, 32768, 65536, 2048, 1024];
 
 /// How many pages after page 0 the probe looks at.
-const PROBE_PAGES: usize = 64;
+pub const PROBE_PAGES: usize = 64;
 
 /// Why page 0 cannot be used: the offending field and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,4 +235,85 @@ pub(crate) fn full_crc32_algorithm(file: &[u8], ps: usize) -> Option<Compression
         }
     }
     (frames > 0 && zlib * 2 > frames).then_some(CompressionAlgorithm(1))
+}
+
+/// The page sizes a doublewrite file's slots can have (`innodb_page_size`).
+pub const DOUBLEWRITE_PAGE_SIZES: [usize; 5] = [16384, 8192, 4096, 32768, 65536];
+
+/// What the first pages of a file say when they are copies of pages of
+/// other places: a doublewrite file's slots (or a copy of one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CopiesSeen {
+    /// The page size they were read in.
+    pub page_size: usize,
+    /// Pages among the first [`PROBE_PAGES`] that verify but name another
+    /// page number than their position.
+    pub copies: usize,
+    /// Pages among them that name their own position.
+    pub own: usize,
+}
+
+impl std::fmt::Display for CopiesSeen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} of its first {PROBE_PAGES} {}-byte pages verify but name other page numbers than their place, {} name their own",
+            self.copies, self.page_size, self.own
+        )
+    }
+}
+
+/// True when `page` verifies under CRC-32C (the classic layout's crc32, or
+/// full_crc32): the checksums of the servers that write doublewrite files.
+/// The weaker legacy checksums are left out: a run of zeros or half a page
+/// read at the wrong size can pass them by chance.
+fn strong_checksum(page: &[u8]) -> bool {
+    use innodb_format::checksum::ChecksumAlgorithm;
+    [ChecksumLayout::Classic, ChecksumLayout::FullCrc32]
+        .into_iter()
+        .any(|l| {
+            matches!(
+                verify(page, l),
+                ChecksumVerdict::Valid {
+                    algorithm: ChecksumAlgorithm::Crc32 | ChecksumAlgorithm::FullCrc32
+                }
+            )
+        })
+}
+
+/// Whether the first pages of `file`, read in `sizes`, are copies rather
+/// than a tablespace's own pages: at least 4 of the first [`PROBE_PAGES`]
+/// pages verify under a full-page checksum yet carry another page number
+/// than their place, and they outnumber twice over the pages that carry
+/// their own. A tablespace's pages carry their own numbers, and a damaged
+/// one's misplaced pages do not verify; the checksum is computed only for
+/// pages that name another number, so a tablespace costs next to nothing.
+pub fn copies_of_other_pages(file: &[u8], sizes: &[usize]) -> Option<CopiesSeen> {
+    // A file whose pages carry their own numbers at some page size is a
+    // tablespace (read at a wrong size, a page-compressed frame fills the
+    // first part of a page and verifies there under another number).
+    if probe(file, None).is_some() {
+        return None;
+    }
+    sizes.iter().filter(|&&ps| ps > 0).find_map(|&ps| {
+        let mut seen = CopiesSeen {
+            page_size: ps,
+            copies: 0,
+            own: 0,
+        };
+        for (n, page) in file.chunks_exact(ps).enumerate().take(PROBE_PAGES) {
+            if innodb_format::bytes::is_all_zero(page) {
+                continue;
+            }
+            let Ok(fil) = FilHeader::parse(page) else {
+                continue;
+            };
+            if fil.page_no as usize == n {
+                seen.own += 1;
+            } else if strong_checksum(page) {
+                seen.copies += 1;
+            }
+        }
+        (seen.copies >= 4 && seen.copies > 2 * seen.own).then_some(seen)
+    })
 }

@@ -34,6 +34,22 @@ pub enum SpaceError {
         /// What is wrong.
         reason: String,
     },
+    /// A doublewrite file given where a tablespace is expected.
+    #[error("{}: {reason}; not a tablespace: `innodb-inspect doublewrite FILE` lists its copies, `innodb-inspect page FILE N` decodes the copy in slot N", path.display())]
+    Doublewrite {
+        /// The file.
+        path: PathBuf,
+        /// How it was recognised.
+        reason: String,
+    },
+    /// A file given as a doublewrite file that is not one.
+    #[error("{}: not a doublewrite file: {reason}", path.display())]
+    NotDoublewrite {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        reason: String,
+    },
     /// The page size given by the user is not one InnoDB uses.
     #[error("{}: --page-size {given}: {reason}", path.display())]
     BadPageSize {

@@ -12,6 +12,7 @@ pub mod datadir;
 pub mod detect;
 pub mod dictionary;
 pub mod doublewrite;
+pub mod doublewrite_file;
 pub mod error;
 pub mod finding;
 pub mod finding_log;
@@ -29,6 +30,7 @@ pub mod undo_tablespaces;
 pub mod zblob;
 
 pub use datadir::DataDir;
+pub use doublewrite_file::DoublewriteFile;
 pub use error::SpaceError;
 pub use finding::{Finding, FindingKind};
 pub use finding_log::FindingLog;

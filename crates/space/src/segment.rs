@@ -15,6 +15,7 @@ use innodb_format::fsp::flst::FlstBase;
 use innodb_format::fsp::fseg_header::FsegHeader;
 use innodb_format::fsp::inode::{self, Inode, FSEG_MAGIC_N, FSEG_MAGIC_N_VALUE};
 use innodb_format::index::header::{IndexHeader, PAGE_BTR_SEG_LEAF, PAGE_BTR_SEG_TOP};
+use innodb_format::index::sdi::SDI_INDEX_ID;
 use innodb_format::FIL_NULL;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -64,12 +65,23 @@ pub enum SegmentOwner {
     Unknown,
 }
 
+/// `index 154`, or `SDI` for the SDI index.
+fn index_words(index_id: u64) -> String {
+    if index_id == SDI_INDEX_ID {
+        "SDI".into()
+    } else {
+        format!("index {index_id}")
+    }
+}
+
 impl SegmentOwner {
     /// The owner in words, for text reports.
     pub fn describe(&self) -> String {
         match self {
-            SegmentOwner::IndexLeaf { index_id, .. } => format!("index {index_id} leaf"),
-            SegmentOwner::IndexNonLeaf { index_id, .. } => format!("index {index_id} non-leaf"),
+            SegmentOwner::IndexLeaf { index_id, .. } => format!("{} leaf", index_words(*index_id)),
+            SegmentOwner::IndexNonLeaf { index_id, .. } => {
+                format!("{} non-leaf", index_words(*index_id))
+            }
             SegmentOwner::ChangeBuffer => "change buffer".into(),
             SegmentOwner::TransactionSystem => "transaction system".into(),
             SegmentOwner::Doublewrite => "doublewrite buffer".into(),

@@ -23,6 +23,23 @@ pub struct Source {
     len: u64,
     /// True when the file was gzip-compressed and inflated to a temporary file.
     pub inflated_from_gzip: bool,
+    /// Bytes the file occupies on disk (`st_blocks` × 512), less than its
+    /// length when it is sparse; `None` for a `.gz` copy (its holes, if the
+    /// original had any, were not kept) and where the system does not say.
+    pub allocated_bytes: Option<u64>,
+}
+
+/// Bytes a file occupies on disk: its 512-byte blocks.
+#[cfg(unix)]
+fn allocated(meta: &std::fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.blocks().saturating_mul(512))
+}
+
+/// Not known on this system.
+#[cfg(not(unix))]
+fn allocated(_: &std::fs::Metadata) -> Option<u64> {
+    None
 }
 
 /// The most a `.gz` input is inflated to when no limit is given: 64 GiB.
@@ -59,6 +76,11 @@ impl Source {
         let mut magic = [0u8; 2];
         let n = read_up_to(&mut file, &mut magic).map_err(io)?;
         let inflated_from_gzip = n == 2 && magic == [0x1f, 0x8b];
+        let allocated_bytes = if inflated_from_gzip {
+            None
+        } else {
+            allocated(&meta)
+        };
         if inflated_from_gzip {
             file.seek(SeekFrom::Start(0)).map_err(io)?;
             file = inflate(path, file, gz_limit)?;
@@ -68,6 +90,7 @@ impl Source {
             file,
             len,
             inflated_from_gzip,
+            allocated_bytes,
         })
     }
 

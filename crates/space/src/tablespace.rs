@@ -131,6 +131,10 @@ impl Tablespace {
             }
         }
         let mut open_findings = Vec::new();
+        // A doublewrite file is never read as a tablespace: by its name.
+        if let Some(reason) = crate::doublewrite_file::doublewrite_evidence(&path, &[], &[]) {
+            return Err(SpaceError::Doublewrite { path, reason });
+        }
         let page0 = detect::from_page0(&bytes);
         // Page 0's own fields are trusted when it verifies and the page size in
         // use is the one it gives.
@@ -142,6 +146,16 @@ impl Tablespace {
         };
         if !page0_valid {
             bytes = source.head(HEAD_BYTES).map_err(io)?;
+            // Or, renamed, by its first slots: copies of pages of other places.
+            let sizes = match options.page_size {
+                Some(given) => vec![given],
+                None => detect::DOUBLEWRITE_PAGE_SIZES.to_vec(),
+            };
+            if let Some(reason) =
+                crate::doublewrite_file::doublewrite_evidence(&path, &bytes, &sizes)
+            {
+                return Err(SpaceError::Doublewrite { path, reason });
+            }
         }
         let (format, page_size_source) = match decide_format(&bytes, page0, options.page_size) {
             Ok((format, source, finding)) => {
@@ -283,6 +297,18 @@ impl Tablespace {
     /// True when the file was gzip-compressed.
     pub fn inflated_from_gzip(&self) -> bool {
         self.source.inflated_from_gzip
+    }
+
+    /// Bytes the file occupies on disk (`st_blocks` × 512): fewer than its
+    /// length when it is sparse (MySQL punches a hole after each compressed
+    /// page). `None` for a `.gz` copy, whose holes were not kept.
+    pub fn allocated_bytes(&self) -> Option<u64> {
+        self.source.allocated_bytes
+    }
+
+    /// Bytes of the file (of the inflated copy, for a `.gz`).
+    pub fn file_bytes(&self) -> u64 {
+        self.source.len()
     }
 
     /// The physical bytes of page `n`, read from the file now.

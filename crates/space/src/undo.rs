@@ -238,6 +238,9 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
         pages_left: page_budget(system, undo),
         budget_spent: false,
         headers: HashSet::new(),
+        segments: HashSet::new(),
+        logs: HashSet::new(),
+        repeats: 0,
     };
     // The rollback segments: the TRX_SYS slots, then (MySQL 8.0+) the
     // RSEG_ARRAY of each undo tablespace.
@@ -311,6 +314,19 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
         let r = read_rseg(space, slot, directory, &mut ctx);
         state.rollback_segments.push(r);
     }
+    if walk.repeats > Walk::SAID {
+        findings.push(Finding {
+            kind: FindingKind::PageClaimedTwice,
+            page: None,
+            offset: None,
+            field: "TRX_RSEG_UNDO_SLOTS",
+            message: format!(
+                "{} more undo slots or history lists name an undo segment or log already read (the first {} are listed above); each was counted once",
+                walk.repeats - Walk::SAID,
+                Walk::SAID
+            ),
+        });
+    }
     state.findings = findings;
     state
 }
@@ -374,6 +390,26 @@ struct Walk {
     pages_left: u64,
     budget_spent: bool,
     headers: HashSet<(u32, u32)>,
+    /// Undo segments read (space id, first page): a segment two slots name
+    /// is read once.
+    segments: HashSet<(u32, u32)>,
+    /// Undo logs reached through history lists (space id, page, history
+    /// node offset): a log on two lists is walked once.
+    logs: HashSet<(u32, u32, u16)>,
+    /// Slots and history lists that named a segment or log already read:
+    /// the first [`Walk::SAID`] are findings each, the rest one count.
+    repeats: u64,
+}
+
+impl Walk {
+    /// Repeats reported one by one; the others are summed in one finding.
+    const SAID: u64 = 1000;
+
+    /// Counts a repeat; true while it is still reported on its own.
+    fn repeat(&mut self) -> bool {
+        self.repeats += 1;
+        self.repeats <= Self::SAID
+    }
 }
 
 /// Where findings and kept records go while reading one rollback segment.
@@ -569,6 +605,22 @@ fn walk_history(
             ));
             break;
         }
+        if !ctx.walk.logs.insert((slot.space_id, at.page, at.byte)) {
+            if !ctx.walk.repeat() {
+                break;
+            }
+            ctx.findings.push(Finding::on_page(
+                FindingKind::PageClaimedTwice,
+                at.page,
+                usize::from(at.byte),
+                "TRX_UNDO_HISTORY_NODE",
+                format!(
+                    "space {}: the history list of rollback segment {} reaches the undo log at page {} offset {}, which another history list holds already: it is counted once, and this list is not followed further",
+                    slot.space_id, slot.id, at.page, at.byte
+                ),
+            ));
+            break;
+        }
         match read_log(pages, space, at, ctx) {
             Some((log, next)) => {
                 out.history.push(log);
@@ -606,6 +658,22 @@ fn read_slots(
     let slot = out.slot;
     let mut buf = Vec::new();
     for &(s, page) in &header.undo_slots {
+        if !ctx.walk.segments.insert((slot.space_id, page)) {
+            if !ctx.walk.repeat() {
+                continue;
+            }
+            ctx.findings.push(Finding::on_page(
+                FindingKind::PageClaimedTwice,
+                slot.page_no,
+                innodb_format::undo::trx_rseg::TRX_RSEG_UNDO_SLOTS + 4 * s,
+                "TRX_RSEG_UNDO_SLOTS",
+                format!(
+                    "space {}: rollback segment {} slot {s} names undo segment page {page}, which another slot names already: it is counted once",
+                    slot.space_id, slot.id
+                ),
+            ));
+            continue;
+        }
         let check = ctx.read(pages, page, &mut buf);
         if ctx.spent() {
             return;
@@ -657,6 +725,10 @@ fn history_segments(
     let log_pages: Vec<u32> = out.history.iter().map(|l| l.page).collect();
     for page in log_pages {
         if in_slots.contains(&page) || !seen.insert(page) || ctx.spent() {
+            continue;
+        }
+        if !ctx.walk.segments.insert((out.slot.space_id, page)) {
+            // Another rollback segment's slot or history has it: counted there.
             continue;
         }
         if ctx.read(pages, page, &mut buf).is_none() {
@@ -803,16 +875,29 @@ fn read_log(
     // to the page's free space for the last log of the page, which may go
     // on over the following pages of the segment.
     let page_header = UndoPageHeader::parse(&buf).ok()?;
-    let end = if header.next_log != 0 {
-        header.next_log
-    } else {
-        page_header.free
-    };
-    count_records(&buf, header.log_start, end, at.page, space, &mut log, ctx);
-    if header.next_log == 0 {
+    let end = log_end(&header, offset, page_header.free, at.page, space, ctx);
+    if log_start_fits(&header, offset, end, at.page, space, ctx) {
+        count_records(&buf, header.log_start, end, at.page, space, &mut log, ctx);
+    }
+    // The segment's page list, when this log's page is the segment's first.
+    let segment_list = UndoSegHeader::parse(&buf)
+        .ok()
+        .map(|h| h.page_list)
+        .filter(|l| {
+            l.first
+                == FilAddr {
+                    page: at.page,
+                    byte: TRX_UNDO_PAGE_NODE as u16,
+                }
+        });
+    // The page's last log (or one whose next-log pointer is wrong, read as
+    // the last) goes on over the following pages of its segment.
+    if end == page_header.free {
         let mut seen = HashSet::from([at.page]);
         let mut page = page_header.node.next;
         let mut from = at.page;
+        // Whether the walk stopped at damage already reported.
+        let mut stopped = false;
         while !page.is_null() && log.pages < space.page_count() {
             if !seen.insert(page.page) {
                 // Named as a list walk names a cycle: at the list's base (the
@@ -831,16 +916,19 @@ fn read_log(
                         page.byte
                     ),
                 ));
+                stopped = true;
                 break;
             }
             let Some(check) = ctx.read(pages, page.page, &mut buf) else {
                 if ctx.spent() {
+                    stopped = true;
                     break;
                 }
                 fail(
                     ctx.findings,
                     format!("undo page {} cannot be read", page.page),
                 );
+                stopped = true;
                 break;
             };
             if let Some(why) = not_a_why(&check, PageType::UNDO_LOG, space) {
@@ -856,9 +944,11 @@ fn read_log(
                         page.page
                     ),
                 ));
+                stopped = true;
                 break;
             }
             let Ok(h) = UndoPageHeader::parse(&buf) else {
+                stopped = true;
                 break;
             };
             log.pages += 1;
@@ -866,8 +956,93 @@ fn read_log(
             from = page.page;
             page = h.node.next;
         }
+        if let Some(list) = segment_list.filter(|l| l.len != log.pages && !ctx.spent() && !stopped)
+        {
+            ctx.findings.push(Finding::on_page(
+                FindingKind::CountMismatch,
+                at.page,
+                TRX_UNDO_PAGE_LIST,
+                "TRX_UNDO_PAGE_LIST",
+                format!(
+                    "space {}: the undo page list of the segment at page {} says it has {} pages; {} were walked",
+                    space.space_id(),
+                    at.page,
+                    list.len,
+                    log.pages
+                ),
+            ));
+        }
     }
     Some((log, next))
+}
+
+/// Where the records of the log whose header is at `offset` end on its
+/// header page: at the next log's header, or at the page's free space when
+/// it is the page's last log. A `TRX_UNDO_NEXT_LOG` that points at or before
+/// this header, or past the free space, is a finding, and the free space is
+/// used.
+fn log_end(
+    header: &UndoLogHeader,
+    offset: usize,
+    free: u16,
+    page: u32,
+    space: &Tablespace,
+    ctx: &mut Ctx<'_>,
+) -> u16 {
+    let next = header.next_log;
+    if next == 0 {
+        return free;
+    }
+    if usize::from(next) <= offset || next > free {
+        ctx.findings.push(Finding::on_page(
+            FindingKind::BrokenList,
+            page,
+            offset + innodb_format::undo::trx_undo::TRX_UNDO_NEXT_LOG,
+            "TRX_UNDO_NEXT_LOG",
+            format!(
+                "space {}: the undo log header at page {page} offset {offset} says the next log on the page is at {next}, {} (the page's records end at {free}); its records are read up to the free space",
+                space.space_id(),
+                if usize::from(next) <= offset {
+                    "not after it"
+                } else {
+                    "past the page's free space"
+                }
+            ),
+        ));
+        return free;
+    }
+    next
+}
+
+/// Whether the log's `TRX_UNDO_LOG_START` lies after its header and no
+/// further than `end`; a finding when it does not (its records cannot be
+/// found).
+fn log_start_fits(
+    header: &UndoLogHeader,
+    offset: usize,
+    end: u16,
+    page: u32,
+    space: &Tablespace,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    /// Bytes of the smallest undo log header (`TRX_UNDO_LOG_OLD_HDR_SIZE`).
+    const OLD_HDR_SIZE: usize = 50;
+    let start = usize::from(header.log_start);
+    if start >= offset + OLD_HDR_SIZE && start <= usize::from(end) {
+        return true;
+    }
+    ctx.findings.push(Finding::on_page(
+        FindingKind::BrokenList,
+        page,
+        offset + innodb_format::undo::trx_undo::TRX_UNDO_LOG_START,
+        "TRX_UNDO_LOG_START",
+        format!(
+            "space {}: the undo log header at page {page} offset {offset} says its records start at {start}, outside {}..={end} (after its header, within the page's records): its records on this page are not read",
+            space.space_id(),
+            offset + OLD_HDR_SIZE
+        ),
+    ));
+    false
 }
 
 /// Counts the records from `start` to `end` on one undo page.

@@ -3,11 +3,20 @@
 //! first of type `ZBLOB` (11), the others `ZBLOB2` (12)
 //! (`btr_copy_zblob_prefix`).
 //!
+//! The SDI of a compressed MySQL 8.0+ tablespace keeps its long records
+//! the same way, every page of the chain of type `SDI_ZBLOB` (19)
+//! (`zInserter`: `dict_index_is_sdi` picks the type).
+//!
 //! The column's reference names the first page and, as offset,
 //! `FIL_PAGE_NEXT` (12): each page's next page number is there, and the
 //! stream's bytes run from `FIL_PAGE_DATA` (38) to the end of the
 //! physical page (these pages have no trailer). The stream is inflated
 //! until it ends or gives the reference's length.
+//!
+//! MySQL 8.0+ writes the SDI records of a ROW_FORMAT=COMPRESSED tablespace
+//! that do not fit their page the same way, on `SDI_ZBLOB` (19) pages
+//! alone (`zInserter`: `FIL_PAGE_SDI_ZBLOB` for the first page and the
+//! others): [`read_sdi_zblob`].
 
 use crate::logical_pages::LogicalPages;
 use flate2::{Decompress, FlushDecompress, Status};
@@ -26,11 +35,39 @@ pub fn read_zblob(
     want: usize,
     buf: &mut Vec<u8>,
 ) -> Result<Vec<u8>, String> {
+    let types = [PageType::TYPE_ZBLOB, PageType::TYPE_ZBLOB2];
+    read_chain(pages, first_page, offset, want, buf, types)
+}
+
+/// Reads `want` bytes of an SDI record's data stored off-page in a
+/// ROW_FORMAT=COMPRESSED tablespace: a compressed BLOB chain of
+/// `SDI_ZBLOB` pages.
+pub fn read_sdi_zblob(
+    pages: &mut LogicalPages<'_>,
+    first_page: u32,
+    offset: u32,
+    want: usize,
+    buf: &mut Vec<u8>,
+) -> Result<Vec<u8>, String> {
+    let types = [PageType::SDI_ZBLOB, PageType::SDI_ZBLOB];
+    read_chain(pages, first_page, offset, want, buf, types)
+}
+
+/// The chain of [`read_zblob`], its first page of type `types[0]`, the
+/// others of `types[1]`.
+fn read_chain(
+    pages: &mut LogicalPages<'_>,
+    first_page: u32,
+    offset: u32,
+    want: usize,
+    buf: &mut Vec<u8>,
+    types: [PageType; 2],
+) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(want);
     let mut inflater = Decompress::new(true);
     let mut seen = HashSet::new();
     let (mut page, mut offset) = (first_page, offset as usize);
-    let mut expected = PageType::TYPE_ZBLOB;
+    let [mut expected, _] = types;
     loop {
         if page == FIL_NULL {
             return Err(format!(
@@ -46,6 +83,9 @@ pub fn read_zblob(
         let check = pages
             .read_into(page, buf)
             .ok_or_else(|| format!("compressed BLOB page {page} cannot be read"))?;
+        if seen.len() == 1 && check.page_type == PageType::SDI_ZBLOB {
+            expected = PageType::SDI_ZBLOB;
+        }
         if check.page_type != expected {
             return Err(format!(
                 "page {page} is a {} page where the compressed BLOB chain needs {}",
@@ -82,7 +122,9 @@ pub fn read_zblob(
         }
         page = next;
         offset = FIL_PAGE_NEXT;
-        expected = PageType::TYPE_ZBLOB2;
+        if expected != PageType::SDI_ZBLOB {
+            expected = PageType::TYPE_ZBLOB2;
+        }
     }
     if out.len() < want {
         return Err(format!(

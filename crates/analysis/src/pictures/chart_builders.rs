@@ -9,6 +9,7 @@ use crate::reports::undo_report::UndoReport;
 /// The name of an index in a chart's legend.
 fn index_series_name(index_id: u64, name: Option<&str>) -> String {
     match name {
+        _ if index_id == innodb_format::index::sdi::SDI_INDEX_ID => "SDI".to_string(),
         Some(n) => format!("index {index_id} ({n})"),
         None => format!("index {index_id}"),
     }

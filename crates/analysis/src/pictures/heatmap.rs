@@ -806,9 +806,9 @@ impl Accumulator<'_> {
 
 fn index_label(index_id: u64, name: &dyn Fn(u64) -> Option<String>) -> String {
     match name(index_id) {
-        Some(n) => format!("index {index_id} ({n})"),
         // MySQL 8's Serialized Dictionary Information index (id 2^64 - 1).
-        None if index_id == u64::MAX => format!("index {index_id} (SDI)"),
+        _ if index_id == innodb_format::index::sdi::SDI_INDEX_ID => "SDI".to_string(),
+        Some(n) => format!("index {index_id} ({n})"),
         None => format!("index {index_id}"),
     }
 }

@@ -1,9 +1,12 @@
 //! `checksum`: verify every page; list the bad ones with stored and computed values.
 
+use crate::reports::doublewrite_sources::{Rescue, Sources};
 use crate::reports::page_ranges::PageRanges;
 use crate::reports::scan::{scan, scan_pages, PageConsumer};
 use crate::reports::summary::verdict_name;
 use innodb_format::checksum::{ChecksumValue, ChecksumVerdict};
+use innodb_space::doublewrite_file::{self, DoublewriteKind};
+use innodb_space::DoublewriteFile;
 use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -42,6 +45,11 @@ pub struct ChecksumReport {
     pub other_findings: Vec<Finding>,
     /// Other findings in all, by kind.
     pub other_findings_by_kind: BTreeMap<String, u64>,
+    /// For pages that do not verify (checksum or LSN), the good doublewrite
+    /// copy crash recovery would write over each, where there is one
+    /// (filled by [`ChecksumReport::find_doublewrite_copies`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub doublewrite_copies: Vec<Rescue>,
 }
 
 impl ChecksumReport {
@@ -138,6 +146,66 @@ impl ChecksumReport {
             unverifiable: acc.unverifiable,
             other_findings,
             other_findings_by_kind,
+            doublewrite_copies: Vec::new(),
+        }
+    }
+
+    /// Looks up, for every page of `space` that does not verify (its
+    /// checksum, or header and trailer LSN), the good copy `sources` hold:
+    /// the copy crash recovery would write over it.
+    pub fn find_doublewrite_copies(&mut self, space: &Tablespace, sources: &Sources) {
+        let mut bad: Vec<u32> = self
+            .bad_page_ranges
+            .pages()
+            .chain(self.lsn_mismatches.pages())
+            .collect();
+        bad.sort_unstable();
+        bad.dedup();
+        self.doublewrite_copies = bad
+            .into_iter()
+            .filter(|&p| sources.copies_of(space.space_id(), p) > 0)
+            .filter_map(|p| sources.best_copy(space, p))
+            .collect();
+    }
+}
+
+impl ChecksumReport {
+    /// Verifies every slot of a doublewrite file, a slot for a page: each
+    /// copy on its own (a full page, or a ROW_FORMAT=COMPRESSED page at the
+    /// slot's start), each batch page of a reduced file by its CRC-32C.
+    pub fn of_doublewrite_file(file: &DoublewriteFile) -> ChecksumReport {
+        let mut acc = Acc::default();
+        let reduced = file.kind() == DoublewriteKind::Reduced;
+        for (n, slot) in file.slots() {
+            let verdict = if reduced {
+                doublewrite_file::verify_batch_page(slot)
+            } else {
+                doublewrite_file::verify_copy(slot).verdict
+            };
+            acc.count(n, &verdict);
+        }
+        let other_findings: Vec<Finding> = file.findings().to_vec();
+        let mut other_findings_by_kind = BTreeMap::new();
+        for f in &other_findings {
+            *other_findings_by_kind
+                .entry(f.kind.name().to_string())
+                .or_insert(0) += 1;
+        }
+        ChecksumReport {
+            file: file.path().display().to_string(),
+            pages: acc.pages,
+            by_algorithm: acc
+                .by_algorithm
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            bad_pages: acc.bad,
+            bad_page_ranges: acc.bad_ranges,
+            lsn_mismatches: acc.lsn,
+            unverifiable: acc.unverifiable,
+            other_findings,
+            other_findings_by_kind,
+            doublewrite_copies: Vec::new(),
         }
     }
 }
@@ -167,27 +235,31 @@ impl Acc {
     }
 }
 
-impl PageConsumer for Acc {
-    fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
+impl Acc {
+    /// Counts page `page_no` with its verdict.
+    fn count(&mut self, page_no: u32, verdict: &ChecksumVerdict) {
         self.pages += 1;
-        *self
-            .by_algorithm
-            .entry(verdict_name(&c.checksum))
-            .or_insert(0) += 1;
-        match &c.checksum {
+        *self.by_algorithm.entry(verdict_name(verdict)).or_insert(0) += 1;
+        match verdict {
             ChecksumVerdict::Invalid { stored, computed } => {
-                self.bad_ranges.push(c.page_no);
+                self.bad_ranges.push(page_no);
                 if self.bad.len() < ChecksumReport::DETAILED {
                     self.bad.push(BadPage {
-                        page: c.page_no,
+                        page: page_no,
                         stored: stored.clone(),
                         computed: computed.clone(),
                     });
                 }
             }
-            ChecksumVerdict::Unverifiable { .. } => self.unverifiable.push(c.page_no),
+            ChecksumVerdict::Unverifiable { .. } => self.unverifiable.push(page_no),
             _ => {}
         }
+    }
+}
+
+impl PageConsumer for Acc {
+    fn page(&mut self, c: &PageCheck, _bytes: &[u8]) {
+        self.count(c.page_no, &c.checksum);
         if c.lsn_consistent == Some(false) {
             self.lsn.push(c.page_no);
         }

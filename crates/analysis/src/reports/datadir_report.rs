@@ -144,6 +144,12 @@ pub struct ChecksumTotals {
     pub lsn_mismatches: u64,
     /// Pages that cannot be verified.
     pub unverifiable: u64,
+    /// Pages that do not verify but have a good doublewrite copy.
+    pub doublewrite_copies: u64,
+    /// The doublewrite files (and system tablespace areas) whose copies
+    /// were looked up for the pages that do not verify.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub doublewrite_files: Vec<String>,
 }
 
 impl ChecksumTotals {
@@ -156,6 +162,8 @@ impl ChecksumTotals {
             bad_pages: sum(files, |r| r.bad_page_ranges.len() as u64),
             lsn_mismatches: sum(files, |r| r.lsn_mismatches.len() as u64),
             unverifiable: sum(files, |r| r.unverifiable.len() as u64),
+            doublewrite_copies: sum(files, |r| r.doublewrite_copies.len() as u64),
+            doublewrite_files: Vec::new(),
         }
     }
 }

@@ -5,6 +5,8 @@ pub mod checksum_report;
 pub mod count_report;
 pub mod datadir_report;
 pub mod datadir_totals;
+pub mod doublewrite_report;
+pub mod doublewrite_sources;
 pub mod indexes;
 pub mod naming;
 pub mod ownership;

@@ -2,16 +2,21 @@
 
 use crate::reports::page_records::PageRecords;
 use crate::reports::summary::verdict_name;
+use innodb_format::checksum::ChecksumLayout;
 use innodb_format::checksum::ChecksumVerdict;
 use innodb_format::context::PageContext;
 use innodb_format::field::Field;
 use innodb_format::fil::header::FilHeader;
-use innodb_format::fil::page_compressed::FIL_PAGE_COMP_ALGO;
+use innodb_format::fil::mysql_compressed::MysqlCompressedHeader;
+use innodb_format::fil::page_compressed::{CompressedFrame, FrameLayout, FIL_PAGE_COMP_ALGO};
 use innodb_format::fil::trailer::FilTrailer;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::IndexPage;
+use innodb_format::space_format::SpaceFormat;
+use innodb_format::vendor::Vendor;
+use innodb_space::doublewrite_file::{self, DoublewriteKind, SlotArea};
 use innodb_space::logical_pages::LogicalPages;
-use innodb_space::{Finding, FindingKind, SpaceError, Tablespace};
+use innodb_space::{DoublewriteFile, Finding, FindingKind, SpaceError, Tablespace};
 use serde::Serialize;
 
 /// A titled group of fields (one on-disk structure), as the format
@@ -79,24 +84,7 @@ impl PageDetail {
         // The image whose body is decoded: the inflated page for page-compressed pages.
         let image: &[u8] = match (check.compressed, checker.inflated_page()) {
             (Some(frame), Some(inflated)) => {
-                sections.push(Section {
-                    title: "page-compressed frame".into(),
-                    fields: vec![
-                        Field::with_meaning(
-                            FIL_PAGE_COMP_ALGO,
-                            if full_crc32 { 0 } else { 8 },
-                            "FIL_PAGE_COMP_ALGO",
-                            frame.algorithm.0.into(),
-                            frame.algorithm.name(),
-                        ),
-                        Field::new(
-                            FIL_PAGE_COMP_ALGO,
-                            0,
-                            "compressed payload bytes",
-                            frame.payload_len as u64,
-                        ),
-                    ],
-                });
+                sections.push(frame_section(&frame, bytes, &ctx, full_crc32));
                 let inner = FilHeader::parse(inflated).map_err(page_err)?;
                 sections.push(Section {
                     title: "FIL header (inflated page)".into(),
@@ -226,5 +214,189 @@ impl PageDetail {
             findings,
             image: bytes.to_vec(),
         })
+    }
+}
+
+impl PageDetail {
+    /// Decodes slot `n` of a doublewrite file: the slot's place, then the
+    /// copy it holds as the page it copies (its FIL header, body and
+    /// trailer; a ROW_FORMAT=COMPRESSED copy only by its FIL header), or a
+    /// reduced batch page's header and entries.
+    pub fn of_slot(file: &DoublewriteFile, n: u32) -> Result<PageDetail, SpaceError> {
+        let bytes = file.slot(n)?;
+        let size = bytes.len();
+        let format = SpaceFormat::assumed(size, size, ChecksumLayout::Classic);
+        let ctx = PageContext {
+            vendor: Vendor::MySql,
+            doublewrite_copy: true,
+            ..format.page_context(0, n)
+        };
+        let mut place = vec![
+            Field::new(0, 0, "slot", n.into()),
+            Field::new(0, 0, "file offset", file.slot_offset(n)),
+        ];
+        let reduced = file.kind() == DoublewriteKind::Reduced;
+        if !reduced {
+            let area = match file.area(n) {
+                SlotArea::Batch => "a batch segment's",
+                SlotArea::SinglePage => "a single-page flush's",
+            };
+            place.push(Field::with_meaning(0, 0, "area", 0, area));
+        }
+        let mut sections = vec![Section {
+            title: "doublewrite slot".into(),
+            fields: place,
+        }];
+        let mut findings = Vec::new();
+        let problem = |e: &innodb_format::FormatError| {
+            Finding::on_page(
+                FindingKind::Unreadable,
+                n,
+                e.offset(),
+                e.field(),
+                e.to_string(),
+            )
+        };
+        let (page_type, verdict) = if reduced {
+            let mut body = innodb_format::section::Body::default();
+            if !innodb_format::bytes::is_all_zero(bytes) {
+                innodb_format::dblwr::reduced::sections(bytes, &ctx, &mut body);
+            }
+            sections.extend(body.sections);
+            findings.extend(body.problems.iter().map(problem));
+            let verdict = doublewrite_file::verify_batch_page(bytes);
+            ("REDUCED_BATCH".to_string(), verdict)
+        } else {
+            let check = doublewrite_file::verify_copy(bytes);
+            let copy = bytes.get(..check.size).unwrap_or(bytes);
+            match FilHeader::parse(copy) {
+                Ok(fil) if !check.verdict.eq(&ChecksumVerdict::AllZero) => {
+                    sections.push(Section {
+                        title: "FIL header".into(),
+                        fields: fil.fields_at(0, &ctx),
+                    });
+                    if check.size < size {
+                        sections.push(Section {
+                            title: "ROW_FORMAT=COMPRESSED copy".into(),
+                            fields: vec![Field::with_meaning(
+                                0,
+                                check.size,
+                                "compressed page bytes",
+                                check.size as u64,
+                                "the rest of the slot is what it held before; `page` on its tablespace decodes the page",
+                            )],
+                        });
+                    } else {
+                        let body = innodb_format::body::decode(fil.page_type, copy, &ctx);
+                        sections.extend(body.sections);
+                        findings.extend(body.problems.iter().map(problem));
+                        if let Ok(t) = FilTrailer::fields(copy, false, &ctx) {
+                            sections.push(Section {
+                                title: "FIL trailer".into(),
+                                fields: t,
+                            });
+                        }
+                    }
+                    (
+                        fil.page_type.name(Vendor::MySql).into_owned(),
+                        check.verdict,
+                    )
+                }
+                _ => ("ALLOCATED".to_string(), check.verdict),
+            }
+        };
+        if let ChecksumVerdict::Invalid { .. } = verdict {
+            findings.push(Finding::on_page(
+                FindingKind::BadChecksum,
+                n,
+                0,
+                "FIL_PAGE_SPACE_OR_CHKSUM",
+                "the copy does not verify: crash recovery ignores it",
+            ));
+        }
+        Ok(PageDetail {
+            file: file.path().display().to_string(),
+            page: n,
+            file_offset: file.slot_offset(n),
+            physical_page_size: size,
+            page_type,
+            checksum: verdict_name(&verdict),
+            checksum_verdict: verdict,
+            lsn_consistent: None,
+            doublewrite_copy: !reduced,
+            sections,
+            records: None,
+            findings,
+            image: bytes.to_vec(),
+        })
+    }
+}
+
+/// The section of a page-compressed page's frame: MariaDB's algorithm and
+/// payload length, or MySQL's control bytes, its compressed block and what
+/// follows the block (the punched hole, read as zeros).
+fn frame_section(
+    frame: &CompressedFrame,
+    bytes: &[u8],
+    ctx: &PageContext,
+    full_crc32: bool,
+) -> Section {
+    if frame.layout != FrameLayout::Mysql {
+        return Section {
+            title: "page-compressed frame".into(),
+            fields: vec![
+                Field::with_meaning(
+                    FIL_PAGE_COMP_ALGO,
+                    if full_crc32 { 0 } else { 8 },
+                    "FIL_PAGE_COMP_ALGO",
+                    frame.algorithm.0.into(),
+                    frame.algorithm.name(),
+                ),
+                Field::new(
+                    FIL_PAGE_COMP_ALGO,
+                    0,
+                    "compressed payload bytes",
+                    frame.payload_len as u64,
+                ),
+            ],
+        };
+    }
+    let mut fields = MysqlCompressedHeader::parse_at(bytes, 0)
+        .map(|h| h.fields_at(0, ctx))
+        .unwrap_or_default();
+    let data = innodb_format::fil::header::FIL_PAGE_DATA;
+    fields.push(Field::with_meaning(
+        data,
+        frame.payload_len,
+        "compressed block",
+        frame.payload_len as u64,
+        format!("{} bytes of {}", frame.payload_len, frame.algorithm.name()),
+    ));
+    let end = frame.stored_bytes().min(bytes.len());
+    let rest = bytes.get(end..).unwrap_or_default();
+    let nonzero = rest.iter().filter(|&&b| b != 0).count();
+    fields.push(Field::with_meaning(
+        end,
+        rest.len(),
+        "after the block",
+        nonzero as u64,
+        if nonzero == 0 {
+            format!(
+                "{} bytes, all zero: the hole the server punches (not read)",
+                rest.len()
+            )
+        } else {
+            format!(
+                "{} bytes, {nonzero} not zero: left from an earlier write (not read)",
+                rest.len()
+            )
+        },
+    ));
+    Section {
+        title: format!(
+            "MySQL compressed page (COMPRESSION='{}')",
+            frame.algorithm.name()
+        ),
+        fields,
     }
 }

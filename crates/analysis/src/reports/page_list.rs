@@ -51,6 +51,10 @@ pub struct PageRow {
     /// `PAGE_N_RECS`, for index pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub records: Option<u16>,
+    /// The index's name (`db/table.index`, `SDI`), when a dictionary
+    /// names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_name: Option<String>,
     /// Set when the row stands for this many all-zero pages from `page` on,
     /// in a hole of a sparse file (never written; not read).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,6 +144,7 @@ impl PageRow {
             index_id: c.index.map(|i| i.index_id),
             level: c.index.map(|i| i.level),
             records: c.index.map(|i| i.n_recs),
+            index_name: None,
             hole_pages: None,
         }
     }

@@ -10,8 +10,7 @@ use innodb_space::space_map::{NoSpaceMap, SpaceMap};
 use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
-/// `PAGE_INDEX_ID` of the SDI index.
-pub const SDI_INDEX_ID: u64 = u64::MAX;
+pub use innodb_format::index::sdi::SDI_INDEX_ID;
 
 /// One SDI object.
 #[derive(Debug, Clone, Serialize)]
@@ -85,7 +84,12 @@ impl SdiReport {
             let data = match rec.external {
                 None => rec.local.clone(),
                 Some(r) => {
-                    match blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf) {
+                    let chain = if space.format().is_zip() {
+                        zblob_chain(&mut pages, &rec, r.page_no, r.offset, &mut buf)
+                    } else {
+                        blob_chain(&mut pages, &rec, r.page_no, r.offset as usize, &mut buf)
+                    };
+                    match chain {
                         Ok(d) => d,
                         Err(message) => {
                             findings.push(Finding::on_page(
@@ -127,6 +131,31 @@ impl SdiReport {
             findings,
         })
     }
+}
+
+/// The local bytes of `rec` followed by its compressed BLOB chain (a
+/// ROW_FORMAT=COMPRESSED tablespace: `SDI_ZBLOB` pages holding one zlib
+/// stream) from `page`/`offset`, up to the compressed length.
+fn zblob_chain(
+    pages: &mut LogicalPages<'_>,
+    rec: &SdiRecord,
+    page: u32,
+    offset: u32,
+    buf: &mut Vec<u8>,
+) -> Result<Vec<u8>, String> {
+    let want = rec.compressed_len as usize;
+    if want > sdi::MAX_SDI_BYTES {
+        return Err(format!(
+            "the record claims {want} compressed bytes, more than {}",
+            sdi::MAX_SDI_BYTES
+        ));
+    }
+    let mut out = rec.local.clone();
+    let rest = want.saturating_sub(out.len());
+    out.extend(innodb_space::zblob::read_zblob(
+        pages, page, offset, rest, buf,
+    )?);
+    Ok(out)
 }
 
 /// The local bytes of `rec` followed by its old-style BLOB chain from

@@ -81,6 +81,10 @@ pub struct SegmentRow {
     pub owner: SegmentOwner,
     /// The owner in words.
     pub owner_text: String,
+    /// The owning index's name (`db/table.index`, `SDI`), when a
+    /// dictionary names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_name: Option<String>,
     /// INODE page and byte offset of the entry.
     pub inode_page: u32,
     /// Absolute offset of the entry on its page.
@@ -153,6 +157,7 @@ fn segment_row(seg: &Segment, pages: &SegmentPages, es: u32) -> SegmentRow {
         id: seg.id,
         owner: seg.owner,
         owner_text: seg.owner.describe(),
+        index_name: None,
         inode_page: seg.inode_page,
         inode_offset: seg.inode_offset,
         fragment_pages: seg.frag_pages.len() as u64,

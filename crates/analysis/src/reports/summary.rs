@@ -2,6 +2,7 @@
 
 use crate::reports::scan::{scan, PageConsumer};
 use innodb_format::checksum::ChecksumVerdict;
+use innodb_format::fil::page_compressed::FrameLayout;
 use innodb_format::fsp::flags::DecodedFlags;
 use innodb_format::vendor::Vendor;
 use innodb_space::doublewrite::DoublewriteArea;
@@ -53,8 +54,17 @@ pub struct Summary {
     /// Of those, the pages in holes of a sparse file (not read: the file
     /// system says they were never written).
     pub hole_pages: u64,
-    /// Pages stored page-compressed (MariaDB PAGE_COMPRESSED).
+    /// Pages stored page-compressed (MariaDB PAGE_COMPRESSED, MySQL
+    /// `COMPRESSION='zlib'`/`'lz4'`).
     pub page_compressed_pages: u64,
+    /// What the page-compressed pages are, when there are any.
+    pub page_compression: Option<PageCompression>,
+    /// Bytes of the file (of the inflated copy, for a `.gz`).
+    pub file_bytes: u64,
+    /// Bytes the file occupies on disk (`st_blocks` × 512): fewer than
+    /// `file_bytes` when it is sparse; `null` for a `.gz` copy, which keeps
+    /// no holes.
+    pub allocated_bytes: Option<u64>,
     /// Smallest `FIL_PAGE_LSN` of a non-zero page.
     pub lsn_min: Option<u64>,
     /// Largest `FIL_PAGE_LSN`.
@@ -66,6 +76,20 @@ pub struct Summary {
     /// The findings: the first [`FindingLog::PER_KIND`] of each kind
     /// (`findings_by_kind` counts them all).
     pub findings: Vec<Finding>,
+}
+
+/// The page-compressed pages of a file.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageCompression {
+    /// Whose page compression (the first compressed page's).
+    pub layout: FrameLayout,
+    /// Pages per algorithm (`zlib`, `lz4`, …).
+    pub by_algorithm: BTreeMap<String, u64>,
+    /// Bytes the compressed pages' frames take before the hole after each
+    /// (header and compressed data).
+    pub stored_bytes: u64,
+    /// Bytes the same pages take inflated.
+    pub logical_bytes: u64,
 }
 
 /// The doublewrite area and its copies.
@@ -98,6 +122,7 @@ impl Summary {
 #[derive(Debug)]
 pub struct SummaryAccumulator {
     vendor: Vendor,
+    logical_page_size: u64,
     page_types: BTreeMap<u16, u64>,
     checksums: BTreeMap<&'static str, u64>,
     bad: u64,
@@ -105,6 +130,7 @@ pub struct SummaryAccumulator {
     all_zero: u64,
     holes: u64,
     compressed: u64,
+    compression: Option<PageCompression>,
     lsn_min: Option<u64>,
     lsn_max: Option<u64>,
     doublewrite: Option<(DoublewriteArea, [u64; 3])>,
@@ -115,6 +141,7 @@ impl SummaryAccumulator {
     pub fn new(space: &Tablespace) -> Self {
         SummaryAccumulator {
             vendor: space.format().vendor,
+            logical_page_size: space.format().logical_page_size() as u64,
             page_types: BTreeMap::new(),
             checksums: BTreeMap::new(),
             bad: 0,
@@ -122,6 +149,7 @@ impl SummaryAccumulator {
             all_zero: 0,
             holes: 0,
             compressed: 0,
+            compression: None,
             lsn_min: None,
             lsn_max: None,
             doublewrite: space.doublewrite().map(|d| (*d, [0; 3])),
@@ -179,6 +207,9 @@ impl SummaryAccumulator {
             all_zero_pages: self.all_zero,
             hole_pages: self.holes,
             page_compressed_pages: self.compressed,
+            page_compression: self.compression,
+            file_bytes: space.file_bytes(),
+            allocated_bytes: space.allocated_bytes(),
             lsn_min: self.lsn_min,
             lsn_max: self.lsn_max,
             doublewrite: self
@@ -239,8 +270,19 @@ impl PageConsumer for SummaryAccumulator {
         if check.lsn_consistent == Some(false) {
             self.lsn_mismatches += 1;
         }
-        if check.compressed.is_some() {
+        if let Some(frame) = &check.compressed {
             self.compressed += 1;
+            let c = self.compression.get_or_insert_with(|| PageCompression {
+                layout: frame.layout,
+                by_algorithm: BTreeMap::new(),
+                stored_bytes: 0,
+                logical_bytes: 0,
+            });
+            *c.by_algorithm
+                .entry(frame.algorithm.name().to_string())
+                .or_insert(0) += 1;
+            c.stored_bytes += frame.stored_bytes() as u64;
+            c.logical_bytes += self.logical_page_size;
         }
         let lsn = check.fil.lsn;
         self.lsn_min = Some(self.lsn_min.map_or(lsn, |m| m.min(lsn)));

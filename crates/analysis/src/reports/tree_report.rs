@@ -50,6 +50,9 @@ pub struct TreeReport {
     pub header: SpaceHeader,
     /// The index.
     pub index_id: u64,
+    /// Its name (`db/table.index`, `SDI`), when a dictionary names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Its root page.
     pub root_page: u32,
     /// Pages in key order, root level first (only `--level` when given).
@@ -128,6 +131,7 @@ impl TreeReport {
         Ok(TreeReport {
             header: header(space, &map),
             index_id,
+            name: None,
             root_page: root,
             pages: rows,
             findings: walk.findings,

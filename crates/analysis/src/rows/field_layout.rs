@@ -128,36 +128,95 @@ pub(crate) fn leaf_places(
 ) -> Option<Vec<Place>> {
     Some(match format {
         RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
-        RecordFormat::Redundant => {
-            let stored = r.redundant_fields(bytes).ok()?;
-            // After a MariaDB instant ADD a record may hold fewer fields than
-            // the index: the others take the metadata record's defaults.
-            let least = mariadb_core.unwrap_or(fields.len());
+        RecordFormat::Redundant => redundant_fields(bytes, r, fields, mariadb_core)?,
+    })
+}
+
+/// Where each field of a REDUNDANT leaf record is. A record carrying a
+/// MySQL row version (8.0.29+ INSTANT ADD/DROP) stores the fields of that
+/// version alone, its `n_fields` counting them, the others marked absent;
+/// after a MariaDB instant ADD (`mariadb_core`) or a MySQL 8.0.12–8.0.28
+/// one a record may hold fewer trailing fields than the index, the others
+/// taking their defaults.
+fn redundant_fields(
+    bytes: &[u8],
+    r: &RecordHeader,
+    fields: &[IndexField],
+    mariadb_core: Option<usize>,
+) -> Option<Vec<Place>> {
+    let stored = r.redundant_fields(bytes).ok()?;
+    let version = match mariadb_core {
+        Some(_) => None,
+        None if r.redundant_version_bytes() == 1 => Some(r.redundant_row_version(bytes).ok()?),
+        None => None,
+    };
+    let mut stored = stored.into_iter();
+    let mut end = 0;
+    let mut places = Vec::with_capacity(fields.len());
+    match version {
+        Some(v) => {
+            let want = fields.iter().filter(|f| f.instant.stored_in(v)).count();
+            if stored.len() != want {
+                return None;
+            }
+            for f in fields {
+                let place = if f.instant.stored_in(v) {
+                    let s = stored.next()?;
+                    end = s.start + s.len;
+                    Place {
+                        start: s.start,
+                        len: s.len,
+                        null: s.null,
+                        external: s.external,
+                        absent: false,
+                    }
+                } else {
+                    Place {
+                        start: end,
+                        absent: true,
+                        ..Place::default()
+                    }
+                };
+                places.push(place);
+            }
+        }
+        None => {
+            // A record of no row version holds the fields there before the
+            // first INSTANT ALTER (MySQL: those of version 0, dropped ones
+            // included), or, after a MariaDB instant ADD, at least the core
+            // ones; those it does not hold take their defaults.
+            let least = match mariadb_core {
+                Some(n) => n,
+                None => fields.iter().filter(|f| f.instant.stored_in(0)).count(),
+            };
             if stored.len() > fields.len() || stored.len() < least {
                 return None;
             }
-            let mut places: Vec<Place> = stored
-                .iter()
-                .map(|f| Place {
-                    start: f.start,
-                    len: f.len,
-                    null: f.null,
-                    external: f.external,
-                    absent: false,
-                })
-                .collect();
-            let end = places.last().map_or(0, |p| p.start + p.len);
-            places.resize(
-                fields.len(),
-                Place {
-                    start: end,
-                    absent: true,
-                    ..Place::default()
-                },
-            );
-            places
+            // Columns added later are the last physical fields: the
+            // record holds a prefix.
+            for _ in fields {
+                let place = match stored.next() {
+                    Some(s) => {
+                        end = s.start + s.len;
+                        Place {
+                            start: s.start,
+                            len: s.len,
+                            null: s.null,
+                            external: s.external,
+                            absent: false,
+                        }
+                    }
+                    None => Place {
+                        start: end,
+                        absent: true,
+                        ..Place::default()
+                    },
+                };
+                places.push(place);
+            }
         }
-    })
+    }
+    Some(places)
 }
 
 /// How many fields a `REC_STATUS_INSTANT` record has beyond

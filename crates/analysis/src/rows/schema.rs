@@ -5,6 +5,7 @@
 use crate::rows::instant::InstantColumn;
 use innodb_format::value::column_value::{self, ColumnType, Value, DATA_SYS};
 use innodb_format::value::decimal::{decimal_bin_size, decode_decimal};
+use innodb_space::dictionary::dd::{private_value, DdColumn, DdTable, InnodbTable};
 use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use serde::Serialize;
 
@@ -116,7 +117,16 @@ impl Schema {
         Self::from_dict_table(dict.tables.iter().find(|t| t.id == table_id)?)
     }
 
-    fn from_dict_table(table: &DictTable) -> Option<Schema> {
+    /// The schema of the dictionary's `table`: from its MySQL definition
+    /// when it has one, else from its `SYS_COLUMNS` and `SYS_FIELDS`.
+    pub fn from_dict_table(table: &DictTable) -> Option<Schema> {
+        if let Some(dd) = &table.mysql {
+            let leaf = dd
+                .innodb_tables()
+                .into_iter()
+                .find(|l| l.name == table.name)?;
+            return Schema::from_dd(dd, &leaf);
+        }
         let mut columns: Vec<_> = table.columns.iter().collect();
         columns.sort_by_key(|c| c.pos);
         Some(Schema {
@@ -136,37 +146,41 @@ impl Schema {
         })
     }
 
-    /// The schema of the table in a MySQL 8.0+ tablespace's SDI.
+    /// The schema of the first table a MySQL 8.0+ tablespace's SDI
+    /// describes in that tablespace (see [`crate::dictionary::sdi`] for
+    /// every table of a general tablespace).
     pub fn from_sdi(sdi: &crate::reports::sdi_report::SdiReport) -> Option<Schema> {
-        let t = sdi
-            .records
+        let space_id = sdi.header.space_id;
+        let objects = crate::dictionary::sdi::objects(sdi);
+        let leaves: Vec<(&DdTable, InnodbTable)> = objects
+            .tables
             .iter()
-            .find(|e| e.sdi_type == 1)?
-            .object
-            .get("dd_object")?;
-        let columns = t["columns"].as_array()?;
-        let field = |c: &serde_json::Value| -> Option<IndexField> { sdi_field(c) };
+            .flat_map(|t| t.innodb_tables().into_iter().map(move |l| (t, l)))
+            .collect();
+        // The table in this space; else (a file whose SDI names another
+        // space) the first.
+        let (t, l) = leaves
+            .iter()
+            .find(|(_, l)| l.space_id == Some(space_id))
+            .or_else(|| leaves.first())?;
+        Schema::from_dd(t, l)
+    }
+
+    /// The schema of the InnoDB table `leaf` (the table, or one of its leaf
+    /// partitions) of MySQL's dictionary table `table`: each index's
+    /// fields from its elements, its id and root from `leaf`.
+    pub fn from_dd(table: &DdTable, leaf: &InnodbTable) -> Option<Schema> {
+        let columns = &table.columns;
         let mut indexes = Vec::new();
-        for i in t["indexes"].as_array()? {
-            let private = i["se_private_data"].as_str().unwrap_or("");
-            let get = |k: &str| {
-                private
-                    .split(';')
-                    .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
-                    .and_then(|v| v.parse::<u64>().ok())
-            };
-            let (Some(id), Some(root)) = (get("id"), get("root")) else {
-                continue;
-            };
+        for li in &leaf.indexes {
+            let i = table.indexes.get(li.opx)?;
             let mut fields = Vec::new();
             let mut listed = Vec::new();
-            for e in i["elements"].as_array()? {
-                let opx = e["column_opx"].as_u64()? as usize;
-                listed.push(opx);
-                fields.push(field(columns.get(opx)?)?);
+            for e in &i.elements {
+                listed.push(e.column_opx);
+                fields.push(dd_field(columns.get(e.column_opx)?)?);
             }
-            let clustered =
-                i["type"].as_u64() == Some(1) || fields.iter().any(|f| f.name == "DB_TRX_ID");
+            let clustered = i.index_type == 1 || fields.iter().any(|f| f.name == "DB_TRX_ID");
             if clustered && !fields.iter().any(|f| f.name == "DB_TRX_ID") {
                 // Tables InnoDB makes itself (FULLTEXT auxiliary tables) list
                 // only their key; the system columns follow it.
@@ -175,11 +189,11 @@ impl Schema {
             }
             if clustered {
                 // The clustered records hold every stored column, also those
-                // the SDI does not list as elements (the hidden FTS_DOC_ID of
-                // a table with a FULLTEXT index), in column order.
+                // the dictionary does not list as elements (the hidden
+                // FTS_DOC_ID of a table with a FULLTEXT index), in column order.
                 for (opx, c) in columns.iter().enumerate() {
-                    if !listed.contains(&opx) && c["is_virtual"].as_bool() != Some(true) {
-                        fields.push(field(c)?);
+                    if !listed.contains(&opx) && !c.is_virtual {
+                        fields.push(dd_field(c)?);
                     }
                 }
             }
@@ -191,119 +205,104 @@ impl Schema {
                 }
             }
             indexes.push(SchemaIndex {
-                id,
-                name: i["name"].as_str()?.to_string(),
-                root_page: u32::try_from(root).ok()?,
+                id: li.id,
+                name: li.name.clone(),
+                root_page: li.root,
                 clustered,
                 fields,
             });
         }
         Some(Schema {
-            table: t["name"].as_str()?.to_string(),
+            table: leaf.name.clone(),
             indexes,
             columns: Vec::new(),
         })
     }
 }
 
-/// Every stored column of an SDI table in `physical_pos` order (dropped
-/// columns included), or `None` when a column lacks its position.
-fn physical_order(columns: &[serde_json::Value]) -> Option<Vec<IndexField>> {
+/// Every stored column of a dictionary table in `physical_pos` order
+/// (dropped columns included), or `None` when a column lacks its position.
+fn physical_order(columns: &[DdColumn]) -> Option<Vec<IndexField>> {
     let mut placed = Vec::new();
     for c in columns {
-        let private = c["se_private_data"].as_str().unwrap_or("");
-        let Some(pos) = private
-            .split(';')
-            .find_map(|kv| kv.strip_prefix("physical_pos="))
-            .and_then(|v| v.parse::<u32>().ok())
+        let Some(pos) =
+            private_value(&c.se_private_data, "physical_pos").and_then(|v| v.parse::<u32>().ok())
         else {
             // Virtual columns are not stored.
-            if c["is_virtual"].as_bool() == Some(true) {
+            if c.is_virtual {
                 continue;
             }
             return None;
         };
-        placed.push((pos, sdi_field(c)?));
+        placed.push((pos, dd_field(c)?));
     }
     placed.sort_by_key(|(pos, _)| *pos);
     Some(placed.into_iter().map(|(_, f)| f).collect())
 }
 
-/// One SDI column as an index field (`dd::enum_column_types`).
-fn sdi_field(c: &serde_json::Value) -> Option<IndexField> {
-    let name = c["name"].as_str()?;
-    if let Some(sys) = sdi_system_field(c, name) {
+/// One dictionary column as an index field (`dd::enum_column_types`).
+fn dd_field(c: &DdColumn) -> Option<IndexField> {
+    if let Some(sys) = dd_system_field(c) {
         return Some(sys);
     }
-    let sdi_type = c["type"].as_u64()?;
     Some(IndexField {
-        name: name.into(),
-        column_type: sdi_column_type(c, sdi_type)?,
-        decimal: (sdi_type == 21).then(|| {
-            (
-                c["numeric_precision"].as_u64().unwrap_or(0) as usize,
-                c["numeric_scale"].as_u64().unwrap_or(0) as usize,
-            )
-        }),
-        labels: sdi_labels(c),
-        set: sdi_type == 23,
-        instant: InstantColumn::from_se_private_data(c["se_private_data"].as_str().unwrap_or("")),
+        name: c.name.clone(),
+        column_type: dd_column_type(c)?,
+        decimal: (c.column_type == 21)
+            .then_some((c.numeric_precision as usize, c.numeric_scale as usize)),
+        labels: (!c.elements.is_empty()).then(|| c.elements.clone()),
+        set: c.column_type == 23,
+        instant: InstantColumn::from_se_private_data(&c.se_private_data),
     })
 }
 
-/// `DB_TRX_ID`, `DB_ROLL_PTR` or `DB_ROW_ID` when the SDI column `c` is
-/// that hidden system column.
-fn sdi_system_field(c: &serde_json::Value, name: &str) -> Option<IndexField> {
-    if !matches!(name, "DB_TRX_ID" | "DB_ROLL_PTR" | "DB_ROW_ID") || c["hidden"].as_u64() != Some(2)
-    {
+/// `DB_TRX_ID`, `DB_ROLL_PTR` or `DB_ROW_ID` when the column `c` is that
+/// hidden system column.
+fn dd_system_field(c: &DdColumn) -> Option<IndexField> {
+    let name = c.name.as_str();
+    if !matches!(name, "DB_TRX_ID" | "DB_ROLL_PTR" | "DB_ROW_ID") || c.hidden != 2 {
         return None;
     }
     let len = if name == "DB_ROLL_PTR" { 7 } else { 6 };
     Some(sys(name, len))
 }
 
-/// True when the SDI column `c` can be NULL. InnoDB's own tables
-/// (FULLTEXT auxiliary ones) say in se_private_data how InnoDB stores the
-/// column, which wins over the SQL-level flag.
-fn sdi_nullable(c: &serde_json::Value) -> bool {
-    let private = c["se_private_data"].as_str().unwrap_or("");
-    if private.split(';').any(|kv| kv == "nullable=1") {
-        true
-    } else if private.split(';').any(|kv| kv == "nullable=0") {
-        false
-    } else {
-        c["is_nullable"].as_bool() != Some(false)
+/// True when the column `c` can be NULL. InnoDB's own tables (FULLTEXT
+/// auxiliary ones) say in se_private_data how InnoDB stores the column,
+/// which wins over the SQL-level flag.
+fn dd_nullable(c: &DdColumn) -> bool {
+    match private_value(&c.se_private_data, "nullable") {
+        Some("1") => true,
+        Some("0") => false,
+        _ => c.is_nullable,
     }
 }
 
-/// The InnoDB type of the SDI column `c` of `dd::enum_column_types` type
-/// `sdi_type`: the MySQL type in `prtype`'s low byte, nullability,
-/// signedness and collation in its flags, the length in bytes.
-fn sdi_column_type(c: &serde_json::Value, sdi_type: u64) -> Option<ColumnType> {
+/// The InnoDB type of the dictionary column `c`: the MySQL type in
+/// `prtype`'s low byte, nullability, signedness and collation in its
+/// flags, the length in bytes.
+fn dd_column_type(c: &DdColumn) -> Option<ColumnType> {
     use column_value::*;
-    let bytes = c["char_length"].as_u64().unwrap_or(0) as u32;
-    let collation = c["collation_id"].as_u64().unwrap_or(63) as u32;
-    let not_null = if sdi_nullable(c) { 0 } else { DATA_NOT_NULL };
-    let unsigned = if c["is_unsigned"].as_bool() == Some(true) {
-        DATA_UNSIGNED
-    } else {
-        0
-    };
-    let frac = (c["datetime_precision"].as_u64().unwrap_or(0) as u32).div_ceil(2);
+    let bytes = c.char_length as u32;
+    let collation = c.collation_id as u32;
+    let not_null = if dd_nullable(c) { 0 } else { DATA_NOT_NULL };
+    let unsigned = if c.is_unsigned { DATA_UNSIGNED } else { 0 };
+    let frac = (c.datetime_precision as u32).div_ceil(2);
     let ty = |mtype: u32, mysql: u32, len: u32| ColumnType {
         mtype,
         prtype: not_null | unsigned | mysql | (collation << 16),
         len,
     };
-    // YEAR, ENUM and SET are unsigned whatever the SDI says, and carry no collation.
+    // YEAR, ENUM and SET are unsigned whatever the dictionary says, and
+    // carry no collation.
     let labelled = |mysql: u32, len: u32| ColumnType {
         mtype: DATA_INT,
         prtype: not_null | DATA_UNSIGNED | mysql,
         len,
     };
     let binary = collation == 63;
-    let n_elements = c["elements"].as_array().map_or(0, |e| e.len());
-    Some(match sdi_type {
+    let n_elements = c.elements.len();
+    Some(match c.column_type {
         2 => ty(DATA_INT, 1, 1),
         3 => ty(DATA_INT, 2, 2),
         10 => ty(DATA_INT, 9, 3),
@@ -319,15 +318,11 @@ fn sdi_column_type(c: &serde_json::Value, sdi_type: u64) -> Option<ColumnType> {
         8 => ty(DATA_INT, 7, 4),
         13 => ty(DATA_INT, 12, 8),
         12 => ty(DATA_INT, 11, 3),
-        21 => {
-            let precision = c["numeric_precision"].as_u64().unwrap_or(0) as usize;
-            let scale = c["numeric_scale"].as_u64().unwrap_or(0) as usize;
-            ty(
-                DATA_FIXBINARY,
-                246,
-                decimal_bin_size(precision, scale) as u32,
-            )
-        }
+        21 => ty(
+            DATA_FIXBINARY,
+            246,
+            decimal_bin_size(c.numeric_precision as usize, c.numeric_scale as usize) as u32,
+        ),
         16 | 28 if binary => ty(DATA_BINARY, 15, bytes),
         16 | 28 => ty(DATA_VARMYSQL, 15, bytes),
         29 if binary => ty(DATA_FIXBINARY, 254, bytes),
@@ -353,42 +348,6 @@ fn set_bytes(n: usize) -> u32 {
         4 => 4,
         _ => 8,
     }
-}
-
-/// The ENUM or SET labels of the SDI column `c` (base64 in the SDI).
-fn sdi_labels(c: &serde_json::Value) -> Option<Vec<String>> {
-    c["elements"].as_array().filter(|e| !e.is_empty()).map(|e| {
-        e.iter()
-            .map(|x| {
-                let b64 = x["name"].as_str().unwrap_or("");
-                String::from_utf8_lossy(&base64_decode(b64)).into_owned()
-            })
-            .collect()
-    })
-}
-
-/// Standard base64 (the SDI's ENUM/SET labels).
-fn base64_decode(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let mut out = Vec::new();
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for v in s.bytes().filter_map(val) {
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
 }
 
 fn sys(name: &str, len: u32) -> IndexField {

@@ -6,8 +6,10 @@ use crate::output::Output;
 use crate::runner::over;
 use crate::{CliError, EXIT_BAD_PAGES, EXIT_FATAL};
 use innodb_analysis::reports::datadir_report::ChecksumTotals;
+use innodb_analysis::reports::doublewrite_sources::Sources;
 use innodb_analysis::ChecksumReport;
 use innodb_render::{datadir_text, text};
+use innodb_space::{DoublewriteFile, SpaceError};
 use std::path::PathBuf;
 
 /// `checksum [FILE…] --threads N`: exit 0 when every page verifies, 1 when
@@ -25,11 +27,31 @@ pub fn run(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
+    let sources = inputs
+        .datadir
+        .as_ref()
+        .map(|d| Sources::of_datadir(d, &inputs.options).0);
     let mut reports = Vec::with_capacity(files.len());
     let mut fatal = false;
     for f in files {
-        match inputs.open(f) {
-            Ok(space) => reports.push(ChecksumReport::build_threads(&space, threads)),
+        let report = inputs
+            .open(f)
+            .map(|space| {
+                let mut r = ChecksumReport::build_threads(&space, threads);
+                if let Some(s) = &sources {
+                    r.find_doublewrite_copies(&space, s);
+                }
+                r
+            })
+            .or_else(|e| match e {
+                CliError::Space(SpaceError::Doublewrite { path, .. }) => {
+                    let file = DoublewriteFile::open(&path, &inputs.options)?;
+                    Ok(ChecksumReport::of_doublewrite_file(&file))
+                }
+                e => Err(e),
+            });
+        match report {
+            Ok(r) => reports.push(r),
             Err(e) => {
                 out.say(&format!("error: {e}"));
                 fatal = true;
@@ -50,10 +72,19 @@ pub fn run(
 /// one thread unless asked.
 fn datadir(inputs: &Inputs, threads: usize, out: &mut Output) -> Result<u8, CliError> {
     let threads = threads.max(1);
+    let dir = inputs.datadir("checksum")?;
+    let (sources, unread) = Sources::of_datadir(dir, &inputs.options);
     let files = over(inputs, "checksum", |space| {
-        Ok(ChecksumReport::build_threads(space, threads))
+        let mut r = ChecksumReport::build_threads(space, threads);
+        r.find_doublewrite_copies(space, &sources);
+        Ok(r)
     })?;
-    let r = files.with_totals(ChecksumTotals::of);
+    let mut r = files.with_totals(ChecksumTotals::of);
+    // The doublewrite files were read (for their copies): not skipped.
+    if unread.is_empty() {
+        r.skipped = super::doublewrite::read_doublewrite(dir);
+    }
+    r.totals.doublewrite_files = sources.files();
     let bad = r
         .files
         .iter()

@@ -5,46 +5,110 @@
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
-use innodb_analysis::reports::sdi_report::SdiReport;
+use innodb_analysis::dictionary::{pick_table, NoTable};
 use innodb_analysis::rows::ddl::schema_from_ddl;
 use innodb_analysis::rows::records::Schema;
 use innodb_space::Tablespace;
 use std::path::Path;
 
-/// The table's columns of `space`.
+/// The table's columns of `space` (its first table, in a tablespace of
+/// several).
 pub fn schema_for(
     inputs: &Inputs,
     space: &Tablespace,
     ddl: Option<&Path>,
     out: &mut Output,
 ) -> Result<Schema, CliError> {
+    schema_of(inputs, space, ddl, &Which::default(), out).map(|(s, _)| s)
+}
+
+/// The table and index `records` reads (`--table`, `--index`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Which<'a> {
+    /// `--table`: `db/table`, `db.table` or `table`.
+    pub table: Option<&'a str>,
+    /// `--index`: a name (`PRIMARY`, `t.PRIMARY`, `db/t.PRIMARY`) or an id.
+    pub index: Option<&'a str>,
+}
+
+/// The columns of the table of `space` that `which` chooses, and the index
+/// to read as the schema names it: from `--ddl`, else the dictionary that
+/// describes the file (`--system`, `--datadir`: `mysql.ibd`, `SYS_*`),
+/// else the file's own SDI (a partition file's table from the files
+/// beside it).
+pub fn schema_of(
+    inputs: &Inputs,
+    space: &Tablespace,
+    ddl: Option<&Path>,
+    which: &Which,
+    out: &mut Output,
+) -> Result<(Schema, Option<String>), CliError> {
     if let Some(path) = ddl {
         let sql = crate::inputs::read_argument_file(path, "--ddl")?;
         let roots = ddl_roots(space, out)?;
-        return schema_from_ddl(&sql, &roots).map_err(|e| CliError::file(path, e));
+        let schema = schema_from_ddl(&sql, &roots).map_err(|e| CliError::file(path, e))?;
+        return Ok((schema, which.index.map(str::to_string)));
     }
-    match inputs.dictionary()? {
-        Some(d) => Schema::from_dictionary(d, space.space_id()).ok_or_else(|| {
-            CliError::file(
-                space.path(),
-                format!(
-                    "the dictionary of --system has no table in tablespace {}",
-                    space.space_id()
-                ),
-            )
-        }),
-        None => SdiReport::build(space)
-            .ok()
-            .and_then(|s| Schema::from_sdi(&s))
-            .ok_or_else(|| no_columns(inputs, space)),
+    let dict = inputs.dictionary_for(space)?;
+    let list = |names: Vec<String>| names.join(", ");
+    let choice = pick_table(&dict, space.space_id(), which.table, which.index).map_err(|e| {
+        let message = match e {
+            NoTable::NoneInSpace => return no_columns(inputs, space),
+            NoTable::NoSuchTable(t) => {
+                format!("--table: no such table; the tablespace holds {}", list(t))
+            }
+            NoTable::NoSuchIndex(i) => {
+                format!("--index: no such index; the tablespace has {}", list(i))
+            }
+            NoTable::Ambiguous(n) => format!(
+                "{} names several: {}; give the full name",
+                if which.table.is_some() {
+                    "--table"
+                } else {
+                    "--index"
+                },
+                list(n)
+            ),
+        };
+        CliError::file(space.path(), message)
+    })?;
+    if !choice.others.is_empty() {
+        const SHOWN: usize = 8;
+        let more = choice.others.len().saturating_sub(SHOWN);
+        let mut names: Vec<String> = choice.others.iter().take(SHOWN).cloned().collect();
+        if more > 0 {
+            names.push(format!("{more} more"));
+        }
+        out.say(&format!(
+            "note: {}: the tablespace holds {} tables; the rows of {} (others: {}; give --table)",
+            space.path().display(),
+            choice.others.len() + 1,
+            choice.table.name,
+            names.join(", ")
+        ));
     }
+    let schema = Schema::from_dict_table(choice.table).ok_or_else(|| {
+        CliError::file(
+            space.path(),
+            format!(
+                "the dictionary's definition of {} has a column of no known type",
+                choice.table.name
+            ),
+        )
+    })?;
+    Ok((schema, choice.index))
 }
 
 /// Why `space`'s columns cannot be known: no SDI, and no dictionary given
 /// (or none in the data directory, which has no `ibdata1`).
 fn no_columns(inputs: &Inputs, space: &Tablespace) -> CliError {
-    let message = match &inputs.datadir {
-        Some(d) if d.system().is_none() => format!(
+    let message = match (&inputs.datadir, inputs.dictionary()) {
+        (_, Ok(Some(_))) => format!(
+            "the dictionary (of {}) has no table in tablespace {}, and the file has no SDI of its own; give --ddl",
+            if inputs.system.is_some() { "--system" } else { "the data directory" },
+            space.space_id()
+        ),
+        (Some(d), _) if d.system().is_none() => format!(
             "the table's columns are needed: this file has no SDI (MySQL 8.0+), and there is no ibdata1 in the data directory {} (MariaDB and MySQL 5.x keep their dictionary there); give --system ibdata1 of the same server, or --ddl",
             d.root.display()
         ),

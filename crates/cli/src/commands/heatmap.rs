@@ -10,8 +10,7 @@ use crate::CliError;
 use innodb_analysis::pictures::heatmap::{self, HeatmapBy, HeatmapOptions};
 use innodb_analysis::pictures::lsn_age::LsnScale;
 use innodb_analysis::pictures::Raster;
-use innodb_analysis::reports::naming::index_name;
-use innodb_space::dictionary::Dictionary;
+use innodb_analysis::reports::naming::IndexNames;
 use innodb_space::space_map::SpaceMap;
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -56,7 +55,7 @@ impl Colouring {
 /// stderr (the first 20, then how many more); `--by index` needs the space map.
 pub fn model(
     space: &Tablespace,
-    dict: Option<&Dictionary>,
+    names: &IndexNames,
     colouring: Colouring,
 ) -> Result<(Raster, Vec<String>), CliError> {
     let by = colouring.by;
@@ -65,8 +64,7 @@ pub fn model(
         Err(_) if by == HeatmapBy::Index => return Err(CliError::NoSpaceMap(space.path().into())),
         Err(_) => None,
     };
-    let space_id = space.space_id();
-    let name = |id: u64| dict.and_then(|d| index_name(d, space_id, id));
+    let name = |id: u64| names.get(id).map(str::to_string);
     let (raster, findings) =
         heatmap::build_with(space, map.as_ref(), by, &colouring.options, &name);
     let file = space.path().display();
@@ -94,16 +92,16 @@ pub fn run(
     out: &mut Output,
 ) -> Result<u8, CliError> {
     inputs.check_output(png)?;
-    let dict = inputs.dictionary()?;
     let Some(file) = file else {
         let picture = Picture {
             command: "heatmap",
-            model: &|s| model(s, dict, colouring),
+            model: &|s| model(s, &inputs.index_names(s)?, colouring),
             drawing: &RASTER,
         };
         return picture.over(inputs, png, color, out);
     };
-    let (raster, lines) = model(&inputs.open(file)?, dict, colouring)?;
+    let space = inputs.open(file)?;
+    let (raster, lines) = model(&space, &inputs.index_names(&space)?, colouring)?;
     for l in &lines {
         out.say_raw(l);
     }

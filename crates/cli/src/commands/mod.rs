@@ -6,6 +6,7 @@ pub mod browse;
 pub mod checksum;
 pub mod columns;
 pub mod count;
+pub mod doublewrite;
 pub mod extents;
 pub mod fill;
 pub mod heatmap;
@@ -30,8 +31,18 @@ use innodb_analysis::reports::naming::{name_indexes, IndexRows};
 use innodb_analysis::reports::ownership::NoSpaceMap;
 use innodb_space::Tablespace;
 
-/// Runs `command`; returns the exit status.
+/// Runs `command`; returns the exit status. What reading the dictionary
+/// had to say follows on stderr.
 pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
+    let result = dispatch(inputs, command, out);
+    for line in inputs.dictionary_notes() {
+        out.say(&line);
+    }
+    result
+}
+
+/// Runs `command`.
+fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
     if inputs.format == Format::Csv && !matches!(command, Command::Records { .. }) {
         return Err(CliError::Usage(
             "--format csv is for records; the other reports are text or json".into(),
@@ -65,7 +76,7 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
         Command::Browse { path } => browse::run(inputs, path),
         Command::Plot { files, .. } => plot::run(inputs, files, &plot::Choice::of(command)?, out),
         Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),
-        Command::Tree { file, index, level } => tree::run(inputs, file, *index, *level, out),
+        Command::Tree { file, index, level } => tree::run(inputs, file, index, *level, out),
         Command::Fill { file } => fill::run(inputs, file.as_deref(), out),
         Command::Undo {
             files,
@@ -86,12 +97,14 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
         } => count::run(inputs, file.as_deref(), *sample_pages, *seed, out),
         Command::Records {
             file,
+            table,
             index,
             deleted,
             limit,
             ddl,
         } => {
             let args = records::Args {
+                table: table.as_deref(),
                 index: index.as_deref(),
                 deleted: *deleted,
                 limit: *limit,
@@ -100,20 +113,20 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
             records::run(inputs, file, &args, out)
         }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
+        Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
     }
 }
 
 /// `report` of `space`, or why there is none (page 0 unusable), its
-/// indexes named from the dictionary when there is one.
+/// indexes named from the dictionary that describes the file (see
+/// [`Inputs::index_names`]).
 pub fn named<R: IndexRows>(
     inputs: &Inputs,
     space: &Tablespace,
     report: Result<R, NoSpaceMap>,
 ) -> Result<R, CliError> {
-    let dict = inputs.dictionary()?;
+    let names = inputs.index_names(space)?;
     let mut r = report.map_err(|_| CliError::NoSpaceMap(space.path().into()))?;
-    if let Some(d) = dict {
-        name_indexes(&mut r, d, space.space_id());
-    }
+    name_indexes(&mut r, &names);
     Ok(r)
 }

@@ -9,7 +9,16 @@ use std::path::Path;
 
 /// `page FILE N`.
 pub fn run(inputs: &Inputs, file: &Path, page: u32, out: &mut Output) -> Result<u8, CliError> {
-    let detail = PageDetail::build(&inputs.open(file)?, page)?;
+    let detail = match inputs.open(file) {
+        Ok(space) => PageDetail::build(&space, page)?,
+        Err(e) => {
+            return super::doublewrite::instead(inputs, e, |f| {
+                let detail = PageDetail::of_slot(&f, page)?;
+                out.report(inputs.format, &detail, text::page);
+                Ok(0)
+            })
+        }
+    };
     out.report(inputs.format, &detail, text::page);
     Ok(0)
 }

@@ -8,7 +8,8 @@ use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::FileResult;
 use innodb_analysis::reports::datadir_totals::PagesTotals;
-use innodb_analysis::{PageFilter, PageList};
+use innodb_analysis::reports::naming::IndexNames;
+use innodb_analysis::{PageFilter, PageList, PageRow};
 use innodb_format::fil::page_type::PageType;
 use innodb_render::json::{datadir_pages_stream as dd, pages_stream};
 use innodb_render::{datadir_text, text};
@@ -38,7 +39,14 @@ pub fn run(
     let Some(file) = file else {
         return datadir(inputs, &filter, out);
     };
-    let space = inputs.open(file)?;
+    let space = match inputs.open(file) {
+        Ok(space) => space,
+        Err(e) => {
+            return super::doublewrite::instead(inputs, e, |f| {
+                super::doublewrite::of_file(inputs, f, true, out)
+            })
+        }
+    };
     if let Some(r) = range {
         if r.0 >= space.page_count() {
             return Err(CliError::file(
@@ -64,6 +72,7 @@ fn stream(
     space: &Tablespace,
     filter: &PageFilter,
     json: bool,
+    names: &IndexNames,
     wrap: &dyn Fn(&str) -> String,
 ) -> u64 {
     let mut rows = 0u64;
@@ -77,6 +86,17 @@ fn stream(
         text::pages_header()
     });
     let log = PageList::stream(space, filter, &mut |r| {
+        let named;
+        let r = match r.index_id.and_then(|id| names.get(id)) {
+            Some(n) => {
+                named = PageRow {
+                    index_name: Some(n.to_string()),
+                    ..r.clone()
+                };
+                &named
+            }
+            None => r,
+        };
         put(&if json {
             pages_stream::row(r, rows == 0)
         } else {
@@ -96,9 +116,10 @@ fn stream(
 
 /// `pages FILE`: the listing of one file.
 fn single(inputs: &Inputs, space: &Tablespace, filter: &PageFilter, out: &mut Output) {
+    let names = inputs.index_names(space).unwrap_or_default();
     let json = inputs.format == Format::Json;
     let mut out = out.writer(if json { Kind::Json } else { Kind::Text });
-    stream(&mut out, space, filter, json, &|s| s.to_string());
+    stream(&mut out, space, filter, json, &names, &|s| s.to_string());
 }
 
 /// `--datadir DIR pages`: every tablespace's listing, one file after the
@@ -141,12 +162,14 @@ fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8,
         }
         match Tablespace::open(path, inputs.options.clone()) {
             Ok(space) => {
+                let names = inputs.index_names(&space).unwrap_or_default();
                 if json {
                     put(&mut out, &dd::file_open(first, &file, bytes));
-                    totals.pages += stream(&mut out, &space, filter, true, &dd::nested);
+                    totals.pages += stream(&mut out, &space, filter, true, &names, &dd::nested);
                     put(&mut out, dd::file_close());
                 } else {
-                    totals.pages += stream(&mut out, &space, filter, false, &|s| s.to_string());
+                    totals.pages +=
+                        stream(&mut out, &space, filter, false, &names, &|s| s.to_string());
                 }
             }
             Err(e) => {

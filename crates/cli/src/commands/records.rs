@@ -2,7 +2,7 @@
 //! columns.
 
 use crate::args::Format;
-use crate::commands::columns::schema_for;
+use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
@@ -14,6 +14,8 @@ use std::path::Path;
 
 /// The options of `records`.
 pub struct Args<'a> {
+    /// `--table`: the table of a tablespace of several.
+    pub table: Option<&'a str>,
     /// `--index`: by name or id (default: the clustered index).
     pub index: Option<&'a str>,
     /// `--deleted`: delete-marked and garbage records too.
@@ -100,11 +102,12 @@ impl RowSink for Streamed<'_, '_> {
 fn fitting_schema(
     space: &Tablespace,
     schema: Schema,
+    index: Option<&str>,
     args: &Args,
     out: &mut Output,
 ) -> Result<Schema, CliError> {
     let fit = |s: &Schema| {
-        RecordsReport::sample_fit(space, s, args.index, SAMPLE_LEAF_PAGES)
+        RecordsReport::sample_fit(space, s, index, SAMPLE_LEAF_PAGES)
             .map_err(|e| no_index(space, e))
     };
     if args.ddl.is_none() || fit(&schema)?.fits() {
@@ -123,8 +126,13 @@ fn fitting_schema(
 /// are written as they are decoded, the count and findings after them.
 pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Result<u8, CliError> {
     let space = inputs.open(file)?;
-    let schema = schema_for(inputs, &space, args.ddl, out)?;
-    let schema = fitting_schema(&space, schema, args, out)?;
+    let which = Which {
+        table: args.table,
+        index: args.index,
+    };
+    let (schema, index) = schema_of(inputs, &space, args.ddl, &which, out)?;
+    let index = index.as_deref();
+    let schema = fitting_schema(&space, schema, index, args, out)?;
     let mut sink = Streamed {
         out,
         format: inputs.format,
@@ -133,15 +141,8 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
         keys: None,
         rows: 0,
     };
-    let r = RecordsReport::stream(
-        &space,
-        &schema,
-        args.index,
-        args.deleted,
-        args.limit,
-        &mut sink,
-    )
-    .map_err(|e| no_index(&space, e))?;
+    let r = RecordsReport::stream(&space, &schema, index, args.deleted, args.limit, &mut sink)
+        .map_err(|e| no_index(&space, e))?;
     match inputs.format {
         Format::Text => sink.buf.push_str(&text::records_tail(&r, sink.rows)),
         Format::Json => sink.buf.push_str(&json::records_findings(&r)),

@@ -21,4 +21,9 @@ pub fn run(inputs: &Inputs, file: Option<&Path>, out: &mut Output) -> Result<u8,
         kind: Kind::Text,
     }
     .run(inputs, file, out)
+    .or_else(|e| {
+        super::doublewrite::instead(inputs, e, |f| {
+            super::doublewrite::of_file(inputs, f, false, out)
+        })
+    })
 }

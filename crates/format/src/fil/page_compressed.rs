@@ -5,8 +5,14 @@
 //! payload from 40 (`FIL_PAGE_COMP_DATA`). full_crc32 layout (type `0x8000 |
 //! n`): payload from 26 up to the frame end, algorithm from the tablespace
 //! flags. Only zlib is decoded; the other algorithms are named.
+//!
+//! The same [`PageDecompressor`] inflates MySQL's transparent page
+//! compression ([`crate::fil::mysql_compressed`]: zlib and lz4) into its
+//! one reused page buffer.
 
 use crate::bytes::slice;
+use crate::fil::header::{FIL_PAGE_DATA, FIL_PAGE_TYPE};
+use crate::fil::mysql_compressed::{MysqlCompressedHeader, MYSQL_LZ4};
 use crate::fsp::flags::CompressionAlgorithm;
 use crate::layout::layout;
 use crate::FormatError;
@@ -27,13 +33,40 @@ layout! {
 /// Offset of the payload in classic page-compressed pages (`FIL_PAGE_COMP_DATA`).
 pub const FIL_PAGE_COMP_DATA: usize = ClassicCompressedHeader::END;
 
+/// Which server's page compression a frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameLayout {
+    /// MariaDB `PAGE_COMPRESSED`, classic layout (type 34354).
+    MariadbClassic,
+    /// MariaDB `PAGE_COMPRESSED` in a full_crc32 tablespace (type `0x8000 | n`).
+    MariadbFullCrc32,
+    /// MySQL transparent page compression (type 14).
+    Mysql,
+}
+
 /// What a page-compressed frame held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CompressedFrame {
-    /// The algorithm.
+    /// Whose compression.
+    pub layout: FrameLayout,
+    /// The algorithm (MySQL's codes 1 zlib and 2 lz4 are MariaDB's too).
     pub algorithm: CompressionAlgorithm,
     /// Bytes of compressed payload.
     pub payload_len: usize,
+}
+
+impl CompressedFrame {
+    /// Bytes of the page the frame takes before the hole that may follow
+    /// it: the header and the payload (MySQL), the header, payload length
+    /// and payload (MariaDB classic), the frame (MariaDB full_crc32).
+    pub fn stored_bytes(&self) -> usize {
+        match self.layout {
+            FrameLayout::Mysql => FIL_PAGE_DATA + self.payload_len,
+            FrameLayout::MariadbClassic => FIL_PAGE_COMP_DATA + self.payload_len,
+            FrameLayout::MariadbFullCrc32 => FIL_PAGE_COMP_ALGO + self.payload_len + 4,
+        }
+    }
 }
 
 /// Inflates page-compressed frames into a reusable logical-page buffer.
@@ -83,6 +116,7 @@ impl PageDecompressor {
         let payload = slice(page, FIL_PAGE_COMP_DATA, len, "FIL_PAGE_COMP_DATA")?;
         self.inflate(algorithm, payload, FIL_PAGE_COMP_DATA, page)?;
         Ok(CompressedFrame {
+            layout: FrameLayout::MariadbClassic,
             algorithm,
             payload_len: len,
         })
@@ -104,8 +138,66 @@ impl PageDecompressor {
         )?;
         let used = self.inflate(algorithm, payload, FIL_PAGE_COMP_ALGO, frame)?;
         Ok(CompressedFrame {
+            layout: FrameLayout::MariadbFullCrc32,
             algorithm,
             payload_len: used,
+        })
+    }
+
+    /// Inflates a MySQL compressed page (type 14) as `Compression::deserialize`
+    /// does: the header copied, the block inflated after it (never past the
+    /// page), the original type written back. What follows the block (the
+    /// punched hole) is not read. Errors name the field and its offset.
+    pub fn decompress_mysql(&mut self, page: &[u8]) -> Result<CompressedFrame, FormatError> {
+        let size = self.out.len();
+        let header = MysqlCompressedHeader::parse_checked(page, size)?;
+        let block = header.block(page)?;
+        crate::bytes::write_at(
+            &mut self.out,
+            0,
+            slice(page, 0, FIL_PAGE_DATA, "FIL header")?,
+            "FIL header",
+        )?;
+        crate::bytes::write_at(
+            &mut self.out,
+            FIL_PAGE_TYPE,
+            &header.original_type.0.to_be_bytes(),
+            "FIL_PAGE_TYPE",
+        )?;
+        let want = usize::from(header.original_size);
+        let fail = |reason: String| FormatError::Decompress {
+            field: "compressed block",
+            offset: FIL_PAGE_DATA,
+            reason,
+        };
+        let out = crate::bytes::slice_mut(&mut self.out, FIL_PAGE_DATA, want, "compressed block")?;
+        let produced = if header.algorithm == MYSQL_LZ4 {
+            lz4_flex::block::decompress_into(block, out)
+                .map_err(|e| fail(format!("lz4 block: {e}")))?
+        } else {
+            self.inflater.reset(true);
+            let status = self
+                .inflater
+                .decompress(block, out, flate2::FlushDecompress::Finish)
+                .map_err(|e| fail(format!("zlib stream: {e}")))?;
+            if status != flate2::Status::StreamEnd {
+                return Err(fail(format!(
+                    "the zlib stream does not end within its {} bytes ({} bytes inflated)",
+                    block.len(),
+                    self.inflater.total_out()
+                )));
+            }
+            self.inflater.total_out() as usize
+        };
+        if produced != want {
+            return Err(fail(format!(
+                "inflated {produced} bytes where FIL_PAGE_ORIGINAL_SIZE_V1 says {want}"
+            )));
+        }
+        Ok(CompressedFrame {
+            layout: FrameLayout::Mysql,
+            algorithm: CompressionAlgorithm(header.algorithm),
+            payload_len: block.len(),
         })
     }
 

@@ -21,6 +21,11 @@ pub const REC_N_OLD_EXTRA_BYTES: usize = 6;
 pub const REC_INFO_DELETED_FLAG: u8 = 0x20;
 /// Info bit: the smallest record of a non-leaf level (`REC_INFO_MIN_REC_FLAG`).
 pub const REC_INFO_MIN_REC_FLAG: u8 = 0x10;
+/// Info bit (MySQL 8.0.29+): the record stores its INSTANT row version
+/// (`REC_INFO_VERSION_FLAG`), one byte just below the fixed header: at
+/// `origin − 6` in COMPACT records, `origin − 7` in REDUNDANT ones, whose
+/// field end offsets then start one byte lower (`rec_1_get_field_end_info_low`).
+pub const REC_INFO_VERSION_FLAG: u8 = 0x40;
 /// Origin of the infimum record on a COMPACT page (`PAGE_NEW_INFIMUM`).
 pub const PAGE_NEW_INFIMUM: usize = 99;
 /// Origin of the supremum record on a COMPACT page (`PAGE_NEW_SUPREMUM`).
@@ -231,8 +236,36 @@ impl RecordHeader {
         !matches!(self.record_type, RecordType::Infimum | RecordType::Supremum)
     }
 
+    /// REDUNDANT only: the bytes below the fixed header before the field end
+    /// offsets: 1 when the record stores a row version (MySQL 8.0.29+
+    /// INSTANT ADD/DROP), else 0.
+    pub fn redundant_version_bytes(&self) -> usize {
+        usize::from(self.info_bits & REC_INFO_VERSION_FLAG != 0)
+    }
+
+    /// REDUNDANT only: the record's INSTANT row version (the byte at
+    /// `origin − 7` when its info bits carry `REC_INFO_VERSION_FLAG`, else
+    /// 0). The record stores the fields of that version alone, its
+    /// `n_fields` counting them.
+    pub fn redundant_row_version(&self, page: &[u8]) -> Result<u8, FormatError> {
+        if self.redundant_version_bytes() == 0 {
+            return Ok(0);
+        }
+        let at =
+            self.origin
+                .checked_sub(REC_N_OLD_EXTRA_BYTES + 1)
+                .ok_or(FormatError::OutOfBounds {
+                    field: "REC_OLD row version",
+                    offset: 0,
+                    len: 1,
+                    available: self.origin,
+                })?;
+        u8_at(page, at, "REC_OLD row version")
+    }
+
     /// REDUNDANT only: the end offset (relative to the origin) of the last
-    /// field, i.e. the record's data size, and the size of its offset array.
+    /// field, i.e. the record's data size, and the size of its offset array
+    /// (with the row version byte, when there is one).
     pub fn redundant_extent(&self, page: &[u8]) -> Result<Option<(usize, usize)>, FormatError> {
         let (Some(n), Some(short)) = (self.n_fields, self.one_byte_offsets) else {
             return Ok(None);
@@ -242,10 +275,11 @@ impl RecordHeader {
             return Ok(Some((0, 0)));
         }
         let width = if short { 1 } else { 2 };
-        // Field i's end offset sits at origin − 6 − width·(i + 1).
+        let version = self.redundant_version_bytes();
+        // Field i's end offset sits at origin − 6 − version − width·(i + 1).
         let at = self
             .origin
-            .checked_sub(REC_N_OLD_EXTRA_BYTES + width * n)
+            .checked_sub(REC_N_OLD_EXTRA_BYTES + version + width * n)
             .ok_or(FormatError::OutOfBounds {
                 field: "REC_OLD field end offsets",
                 offset: 0,
@@ -257,7 +291,7 @@ impl RecordHeader {
         } else {
             usize::from(u16_at(page, at, "REC_OLD field end offset")? & 0x3FFF)
         };
-        Ok(Some((end, width * n)))
+        Ok(Some((end, version + width * n)))
     }
 }
 
@@ -275,20 +309,21 @@ pub struct FieldRef {
 }
 
 impl RecordHeader {
-    /// REDUNDANT only: every field's place, from the field end offsets below
-    /// the header (1-byte form: 0x80 = NULL; 2-byte form: 0x8000 NULL,
-    /// 0x4000 external).
+    /// REDUNDANT only: every stored field's place, from the field end
+    /// offsets below the header and the row version byte, if any (1-byte
+    /// form: 0x80 = NULL; 2-byte form: 0x8000 NULL, 0x4000 external).
     pub fn redundant_fields(&self, page: &[u8]) -> Result<Vec<FieldRef>, FormatError> {
         let (Some(n), Some(short)) = (self.n_fields, self.one_byte_offsets) else {
             return Ok(Vec::new());
         };
+        let version = self.redundant_version_bytes();
         let mut out = Vec::with_capacity(usize::from(n));
         let mut start = 0usize;
         for i in 0..usize::from(n) {
             let width = if short { 1 } else { 2 };
             let at = self
                 .origin
-                .checked_sub(REC_N_OLD_EXTRA_BYTES + width * (i + 1))
+                .checked_sub(REC_N_OLD_EXTRA_BYTES + version + width * (i + 1))
                 .ok_or(FormatError::OutOfBounds {
                     field: "REC_OLD field end offsets",
                     offset: 0,
@@ -311,5 +346,42 @@ impl RecordHeader {
             start = end;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A REDUNDANT record of row version 3 as MySQL 9.7 wrote it
+    /// (t_inst_redundant, page 5): 7 one-byte end offsets, the version byte,
+    /// the 6 header bytes (info bits 0x40), then the fields.
+    #[test]
+    fn redundant_record_with_a_row_version() {
+        let mut page = vec![0u8; 64];
+        let before = [
+            0x20, 0x1d, 0x19, 0x15, 0x11, 0x0a, 0x04, 0x03, 0x40, 0x0c, 0x28, 0x0f, 0x00, 0xb0,
+        ];
+        let origin = 20;
+        page[origin - before.len()..origin].copy_from_slice(&before);
+        let r = RecordHeader::parse(&page, origin, RecordFormat::Redundant, true).unwrap();
+        assert_eq!(
+            (r.info_bits, r.n_fields, r.one_byte_offsets),
+            (0x40, Some(7), Some(true))
+        );
+        assert_eq!(r.redundant_row_version(&page).unwrap(), 3);
+        let ends: Vec<usize> = r
+            .redundant_fields(&page)
+            .unwrap()
+            .iter()
+            .map(|f| f.start + f.len)
+            .collect();
+        assert_eq!(ends, [4, 10, 17, 21, 25, 29, 32]);
+        assert_eq!(r.redundant_extent(&page).unwrap(), Some((32, 8)));
+        // The same record without the flag: no version, offsets from − 7.
+        page[origin - 6] = 0;
+        let r = RecordHeader::parse(&page, origin, RecordFormat::Redundant, true).unwrap();
+        assert_eq!(r.redundant_row_version(&page).unwrap(), 0);
+        assert_eq!(r.redundant_fields(&page).unwrap()[0].len, 3);
     }
 }

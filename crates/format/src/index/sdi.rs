@@ -44,6 +44,18 @@ layout! {
     }
 }
 
+/// `PAGE_INDEX_ID` of the SDI index (`dict_sdi_get_index_id`: 2^64 − 1).
+pub const SDI_INDEX_ID: u64 = u64::MAX;
+
+/// An index id as reports show it: `SDI` for the SDI index, else the number.
+pub fn index_id_text(id: u64) -> String {
+    if id == SDI_INDEX_ID {
+        "SDI".to_string()
+    } else {
+        id.to_string()
+    }
+}
+
 /// Bytes of the fixed fields before `data`: type, id, trx id, roll ptr, two lengths.
 pub const SDI_FIXED_BYTES: usize = SdiRecordFixed::END;
 /// Size of an external field reference (`BTR_EXTERN_FIELD_REF_SIZE`).

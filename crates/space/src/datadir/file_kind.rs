@@ -32,7 +32,8 @@ pub enum FileKind {
     FtsAuxiliary,
     /// A temporary tablespace: `ibtmp1`, MySQL 8's `#innodb_temp/temp_N.ibt`.
     Temporary,
-    /// A doublewrite file of MySQL 8.0.20+: `#ib_16384_0.dblwr`.
+    /// A doublewrite file of MySQL 8.0.20+: `#ib_16384_0.dblwr`, and the
+    /// reduced batch file `#ib_16384_0.bdblwr` of `innodb_doublewrite=DETECT_ONLY`.
     Doublewrite,
     /// A redo log: `ib_logfile0`…, MySQL 8.0.30+'s `#innodb_redo/#ib_redoN`.
     RedoLog,
@@ -97,7 +98,9 @@ impl FileKind {
             FileKind::UndoTruncationLog => {
                 "an undo tablespace was being truncated: `undo` notes it, nothing reads it"
             }
-            FileKind::Doublewrite => "doublewrite files are not read yet",
+            FileKind::Doublewrite => {
+                "copies of pages, not a tablespace: `doublewrite` reads them, and `checksum` names the bad pages they hold a good copy of"
+            }
             FileKind::RedoLog => "redo logs are named, not read",
             FileKind::TableDefinition => ".frm files are not read yet",
             FileKind::Link => "the tablespace it names is read in its place",
@@ -136,7 +139,7 @@ pub fn top_level(name: &str) -> FileKind {
         .is_some_and(|n| digits(n) || n == "101")
     {
         FileKind::RedoLog
-    } else if name.starts_with("#ib_") && name.ends_with(".dblwr") {
+    } else if name.starts_with("#ib_") && (name.ends_with(".dblwr") || name.ends_with(".bdblwr")) {
         FileKind::Doublewrite
     } else {
         FileKind::Other
@@ -215,6 +218,7 @@ mod tests {
             ("ib_logfile101", FileKind::RedoLog),
             ("#ib_16384_0.dblwr", FileKind::Doublewrite),
             ("#ib_16384_1.dblwr", FileKind::Doublewrite),
+            ("#ib_16384_0.bdblwr", FileKind::Doublewrite),
             ("ib_buffer_pool", FileKind::Other),
             ("aria_log.00000001", FileKind::Other),
             ("binlog.000002", FileKind::Other),

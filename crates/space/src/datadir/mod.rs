@@ -244,6 +244,13 @@ impl DataDir {
             .filter(|f| f.kind == FileKind::UndoTablespace)
     }
 
+    /// The doublewrite files (`#ib_*.dblwr`, `#ib_*.bdblwr`), in order.
+    pub fn doublewrite_files(&self) -> impl Iterator<Item = &DataDirFile> {
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::Doublewrite)
+    }
+
     /// The system tablespace then the undo tablespaces: what the undo
     /// walks read (empty without a system tablespace).
     pub fn undo_paths(&self) -> Vec<PathBuf> {

@@ -22,6 +22,9 @@ pub struct Server {
     pub evidence: Vec<String>,
 }
 
+/// The evidence line of a directory holding files of both families.
+const MIXED: &str = "files of both MySQL and MariaDB: the family is not decided";
+
 /// What one clue says about the family, and why.
 struct Clue {
     family: Vendor,
@@ -46,7 +49,7 @@ impl Server {
         };
         let mut evidence: Vec<String> = clues.iter().map(|c| c.why.clone()).collect();
         if mysql && mariadb {
-            evidence.push("files of both MySQL and MariaDB: the family is not decided".into());
+            evidence.push(MIXED.into());
         }
         // A version only of the family decided: none when the files disagree.
         let version = clues
@@ -58,6 +61,11 @@ impl Server {
             version,
             evidence,
         }
+    }
+
+    /// True when the files disagree: some are MySQL's, some MariaDB's.
+    pub fn is_mixed(&self) -> bool {
+        self.evidence.iter().any(|e| e == MIXED)
     }
 
     /// True for MySQL 8.0 and later (its dictionary lives in `mysql.ibd`

@@ -1,18 +1,30 @@
-//! The data dictionary of MariaDB and MySQL ≤ 5.7, kept in the system
-//! tablespace: `SYS_TABLES`, `SYS_COLUMNS`, `SYS_INDEXES` and `SYS_FIELDS`,
-//! B-trees of REDUNDANT records whose roots the dictionary header (page 7)
-//! names. Read to name tables and indexes, and to give records their columns.
+//! The data dictionary: the InnoDB tables with their indexes (ids, roots,
+//! spaces) and columns, as `INFORMATION_SCHEMA.INNODB_TABLES` and
+//! `INNODB_INDEXES` list them. Read to name tables and indexes, and to give
+//! records their columns.
+//!
+//! MariaDB and MySQL ≤ 5.7 keep it in the system tablespace: `SYS_TABLES`,
+//! `SYS_COLUMNS`, `SYS_INDEXES` and `SYS_FIELDS`, B-trees of REDUNDANT
+//! records whose roots the dictionary header (page 7) names
+//! ([`Dictionary::read`]). MySQL 8.0+ keeps its own dictionary (`mysql.ibd`,
+//! and each tablespace's SDI), whose tables ([`dd`]) make the InnoDB
+//! tables ([`Dictionary::from_mysql`]); reading them needs the record
+//! decoding of `innodb-analysis`, which does it.
+
+pub mod dd;
 
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
+use dd::{DdTable, DdTablespace};
 use innodb_format::bytes::{u32_at, u64_at};
 use innodb_format::index::record::FieldRef;
 use innodb_format::sys::dict_hdr::{
     DICT_HDR_COLUMNS, DICT_HDR_FIELDS, DICT_HDR_INDEXES, DICT_HDR_PAGE_NO, DICT_HDR_TABLES,
 };
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A column (`SYS_COLUMNS`).
 #[derive(Debug, Clone, Serialize)]
@@ -67,13 +79,24 @@ pub struct DictTable {
     pub columns: Vec<DictColumn>,
     /// Indexes by id.
     pub indexes: Vec<DictIndex>,
+    /// MySQL 8.0+: the dictionary table this InnoDB table is, or is a leaf
+    /// partition of, from which its columns come (`columns` is then empty).
+    #[serde(skip)]
+    pub mysql: Option<Arc<DdTable>>,
 }
 
-/// The dictionary of a system tablespace.
+/// The dictionary of a server: of a system tablespace (`SYS_*`), or MySQL
+/// 8.0+'s.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Dictionary {
     /// Every table, by id.
     pub tables: Vec<DictTable>,
+    /// MySQL 8.0+: the tablespaces with their files (`mysql.tablespaces`,
+    /// `mysql.tablespace_files`, or each file's SDI).
+    pub tablespaces: Vec<DdTablespace>,
+    /// Where it was read from, and what was done when a source was missing
+    /// or damaged: said to the user (`note: …`).
+    pub notes: Vec<String>,
     /// Problems reading it.
     pub findings: Vec<Finding>,
 }
@@ -89,6 +112,63 @@ impl Dictionary {
     /// The tables of tablespace `space`.
     pub fn tables_in(&self, space: u32) -> impl Iterator<Item = &DictTable> {
         self.tables.iter().filter(move |t| t.space == space)
+    }
+
+    /// The dictionary MySQL 8.0+'s `tables` and `tablespaces` make: an
+    /// InnoDB table for each table (each leaf partition of a partitioned
+    /// one) with its indexes, named as `INNODB_TABLES` names them (`db/t`,
+    /// `db/t#p#p0#sp#p0sp0`); the columns stay in the table's definition.
+    /// A table whose indexes give no space has space `FIL_NULL`.
+    pub fn from_mysql(tables: Vec<DdTable>, tablespaces: Vec<DdTablespace>) -> Dictionary {
+        let mut out = Dictionary {
+            tablespaces,
+            ..Dictionary::default()
+        };
+        for table in tables {
+            let table = Arc::new(table);
+            for leaf in table.innodb_tables() {
+                let space = leaf.space_id.unwrap_or(innodb_format::FIL_NULL);
+                let indexes = leaf
+                    .indexes
+                    .iter()
+                    .filter_map(|li| {
+                        let i = table.indexes.get(li.opx)?;
+                        Some(DictIndex {
+                            id: li.id,
+                            name: li.name.clone(),
+                            n_fields: u32::try_from(i.elements.len()).unwrap_or(u32::MAX),
+                            index_type: dd::innodb_index_type(&table, i),
+                            space: li.space_id,
+                            root_page: li.root,
+                            fields: i
+                                .elements
+                                .iter()
+                                .filter_map(|e| table.columns.get(e.column_opx))
+                                .map(|c| c.name.clone())
+                                .collect(),
+                        })
+                    })
+                    .collect();
+                out.tables.push(DictTable {
+                    id: leaf.table_id,
+                    name: leaf.name,
+                    n_cols: u32::try_from(table.columns.len()).unwrap_or(u32::MAX),
+                    flags: 0,
+                    space,
+                    columns: Vec::new(),
+                    indexes,
+                    mysql: Some(table.clone()),
+                });
+            }
+        }
+        out
+    }
+
+    /// The tablespace of space id `space` (MySQL 8.0+).
+    pub fn tablespace(&self, space: u32) -> Option<&DdTablespace> {
+        self.tablespaces
+            .iter()
+            .find(|t| t.space_id() == Some(space))
     }
 
     /// Reads the dictionary of the system tablespace `space` (its id must be 0).
@@ -114,6 +194,13 @@ impl Dictionary {
             root(DICT_HDR_INDEXES)?,
             root(DICT_HDR_FIELDS)?,
         );
+        if [tables_root, columns_root, indexes_root, fields_root] == [0; 4] {
+            // MySQL 8.0+ keeps the header's counters but no SYS_* table.
+            return Err(format!(
+                "{}: page 7 names no SYS_* table (all four roots are 0): a MySQL 8.0+ system tablespace, whose dictionary is in mysql.ibd and each file's SDI",
+                space.path().display()
+            ));
+        }
         let mut d = Dictionary::default();
         let mut tables = Vec::new();
         rows(
@@ -131,6 +218,7 @@ impl Dictionary {
                     space: int4(b, f.get(9)?)?,
                     columns: Vec::new(),
                     indexes: Vec::new(),
+                    mysql: None,
                 });
                 Some(())
             },
