@@ -105,7 +105,7 @@ for tool in mariadbd mariadb mariadb-install-db mariadb-admin; do
 done
 
 mkdir -p "$OUT_DIR"
-WORK="$(mktemp -d /tmp/innodb-bench-large.XXXXXX)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/innodb-bench-large.XXXXXX")"
 DATADIR="${WORK}/data"
 SOCK="${WORK}/mysqld.sock"
 PIDFILE="${WORK}/mysqld.pid"

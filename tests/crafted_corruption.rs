@@ -1212,7 +1212,7 @@ fn page0_of_a_page_compressed_file_lost_is_read_from_the_other_pages() {
     .stdout
     .clone();
     assert!(
-        want.starts_with("# t_pagecomp index PRIMARY (30): 10000 rows\n"),
+        want.starts_with("# t_pagecomp index PRIMARY (30)\n") && want.contains("\n# 10000 rows\n"),
         "{want}"
     );
     let run = inspect(&["records".as_ref(), "--ddl".as_ref(), ddl.as_os_str(), f]);
@@ -1246,11 +1246,12 @@ fn page0_of_a_page_compressed_file_lost_is_read_from_the_other_pages() {
     run.exits(0);
     assert!(
         run.stdout
-            .starts_with("# test/t_pagecomp index PRIMARY (30): 10000 rows\n"),
+            .starts_with("# test/t_pagecomp index PRIMARY (30)\n")
+            && run.stdout.contains("\n# 10000 rows\n"),
         "{}",
         run.stdout
     );
-    assert_eq!(run.stdout.lines().count(), 10_002);
+    assert_eq!(run.stdout.lines().count(), 10_003);
 }
 
 /// `t_pagecomp` with the compression algorithm of page 0's flags

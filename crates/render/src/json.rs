@@ -16,23 +16,90 @@ pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
 pub fn records_lines(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for row in &r.rows {
-        let mut obj = serde_json::Map::new();
-        for (f, v) in r.fields.iter().zip(&row.values) {
-            obj.insert(
-                f.name.clone(),
-                serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
-            );
-        }
-        let line = serde_json::json!({
-            "page": row.page,
-            "origin": row.origin,
-            "deleted": row.deleted,
-            "state": row.state,
-            "row": obj,
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
+        records_line(&mut out, &r.fields, row);
     }
+    out.push_str(&records_findings(r));
+    out
+}
+
+/// One row of `records` as a JSON line, appended to `out`; `fields` are
+/// the report's.
+pub fn records_line(
+    out: &mut String,
+    fields: &[innodb_analysis::rows::records::IndexField],
+    row: &innodb_analysis::rows::records::Row,
+) {
+    let mut obj = serde_json::Map::new();
+    for (f, v) in fields.iter().zip(&row.values) {
+        obj.insert(
+            f.name.clone(),
+            serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+        );
+    }
+    let line = serde_json::json!({
+        "page": row.page,
+        "origin": row.origin,
+        "deleted": row.deleted,
+        "state": row.state,
+        "row": obj,
+    });
+    out.push_str(&line.to_string());
+    out.push('\n');
+}
+
+/// The field names of `records` as JSON object keys (quoted), for
+/// [`records_line_keyed`]; `None` when two fields share a name (a JSON
+/// object keeps one of them: [`records_line`] writes that).
+pub fn records_keys(fields: &[innodb_analysis::rows::records::IndexField]) -> Option<Vec<String>> {
+    let mut seen = std::collections::HashSet::new();
+    fields
+        .iter()
+        .map(|f| {
+            seen.insert(f.name.as_str())
+                .then(|| serde_json::to_string(&f.name).ok())?
+        })
+        .collect()
+}
+
+/// [`records_line`] written directly, the field names already quoted
+/// (`keys`, from [`records_keys`]): the same bytes, without building a
+/// JSON tree per row.
+pub fn records_line_keyed(
+    out: &mut String,
+    keys: &[String],
+    row: &innodb_analysis::rows::records::Row,
+) {
+    use innodb_format::value::column_value::Value;
+    use std::fmt::Write;
+    let state = serde_json::to_string(&row.state).unwrap_or_default();
+    let _ = write!(
+        out,
+        "{{\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},\"row\":{{",
+        row.page, row.origin, row.deleted
+    );
+    for (i, (k, v)) in keys.iter().zip(&row.values).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(k);
+        out.push(':');
+        let _ = match v {
+            Value::Null => write!(out, "null"),
+            Value::Int(n) => write!(out, "{n}"),
+            Value::UInt(n) => write!(out, "{n}"),
+            other => write!(
+                out,
+                "{}",
+                serde_json::to_string(other).unwrap_or_else(|_| "null".into())
+            ),
+        };
+    }
+    out.push_str("}}\n");
+}
+
+/// The findings of `records`, one JSON line each (after the rows).
+pub fn records_findings(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    let mut out = String::new();
     for f in &r.findings {
         out.push_str(&serde_json::json!({ "finding": f }).to_string());
         out.push('\n');
@@ -157,5 +224,54 @@ pub mod datadir_pages_stream {
             "{close},\n  \"totals\": {}\n}}\n",
             super::pages_stream::indent(&totals, 2).trim_start()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use innodb_analysis::rows::ddl::schema_from_ddl;
+    use innodb_analysis::rows::records::{Confidence, Row, RowState};
+    use innodb_format::value::column_value::Value;
+
+    /// The direct writer gives the bytes serde's JSON tree gives, for every
+    /// kind of value (strings with quotes, controls and non-ASCII too).
+    #[test]
+    fn records_line_keyed_is_records_line() {
+        let schema = schema_from_ddl(
+            "CREATE TABLE `t\"q` (`id` INT PRIMARY KEY, `n\\u` INT, `f` DOUBLE, `s` VARCHAR(9), `h` BLOB, `x` INT, `é` INT)",
+            &[(1, 3)],
+        )
+        .unwrap();
+        let fields = &schema.indexes[0].fields;
+        let keys = records_keys(fields).unwrap();
+        let mut values = vec![
+            Value::Int(-7),
+            Value::Null,
+            Value::Float(3.25e-9),
+            Value::Text("a\"b\\c\n\u{1}é".into()),
+            Value::Hex { hex: "00ff".into() },
+            Value::Undecoded {
+                undecoded: "why \"not\"".into(),
+            },
+            Value::UInt(u64::MAX),
+        ];
+        values.resize(fields.len(), Value::Null);
+        for state in [RowState::Live, RowState::DeleteMarked, RowState::Garbage] {
+            let row = Row {
+                page: 4,
+                origin: 125,
+                deleted: state != RowState::Live,
+                state,
+                confidence: Some(Confidence::High),
+                values: values.clone(),
+                roll_ptr: None,
+                external: Vec::new(),
+            };
+            let (mut a, mut b) = (String::new(), String::new());
+            records_line(&mut a, fields, &row);
+            records_line_keyed(&mut b, &keys, &row);
+            assert_eq!(a, b);
+        }
     }
 }

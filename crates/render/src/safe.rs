@@ -16,6 +16,13 @@ fn is_control(c: char) -> bool {
 /// `\0`, `\x07` (other C0 and DEL), `\u{9b}` (C1) — but newlines and tabs,
 /// which text output uses as its structure.
 pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    // A byte scan first (the streamed `records` output passes here in
+    // 64 KiB pieces): C0 but newline and tab, DEL, and 0xC2, the first
+    // byte of every C1 character in UTF-8.
+    let maybe = |b: &u8| (*b < 0x20 && *b != b'\n' && *b != b'\t') || *b == 0x7f || *b == 0xc2;
+    if !s.as_bytes().iter().any(maybe) {
+        return Cow::Borrowed(s);
+    }
     if !s.chars().any(|c| is_control(c) && c != '\n' && c != '\t') {
         return Cow::Borrowed(s);
     }
@@ -96,6 +103,10 @@ fn sgr_at(s: &str, i: usize) -> bool {
 /// the same JSON, now safe on a terminal. They can only stand inside
 /// strings, where `\u` escapes mean the same characters.
 pub fn escape_json_controls(s: &str) -> Cow<'_, str> {
+    // DEL, and 0xC2: the first byte of every C1 character in UTF-8.
+    if !s.as_bytes().iter().any(|&b| b == 0x7f || b == 0xc2) {
+        return Cow::Borrowed(s);
+    }
     if !s
         .chars()
         .any(|c| c == '\x7f' || (0x80..=0x9f).contains(&u32::from(c)))

@@ -446,37 +446,64 @@ fn records_block(o: &mut String, r: &innodb_analysis::reports::page_records::Pag
     let _ = writeln!(o, "Directory slots: {}", list(&r.directory));
 }
 
-/// `records` as tab-separated text: a header line of field names, one line
-/// per row (NULL as `NULL`, binary as hex).
+/// `records` as tab-separated text: a line naming the index, a header
+/// line of field names, one line per row (NULL as `NULL`, binary as hex),
+/// then the row count and the findings.
 pub fn records(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    let mut o = records_head(r);
+    for row in &r.rows {
+        records_row(&mut o, row);
+    }
+    o.push_str(&records_tail(r, r.rows.len()));
+    o
+}
+
+/// What `records` writes before the first row: the index, and the field
+/// names.
+pub fn records_head(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut o = String::new();
     let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
     let _ = writeln!(
         o,
-        "# {} index {} ({}): {} rows",
+        "# {} index {} ({})",
         r.table,
         r.index,
-        index_id_text(r.index_id),
-        r.rows.len()
+        index_id_text(r.index_id)
     );
     let _ = writeln!(o, "{}", names.join("\t"));
-    for row in &r.rows {
-        let cells: Vec<String> = row.values.iter().map(cell).collect();
-        let confidence = match row.confidence {
-            Some(c) => format!(", {} confidence", confidence_name(c)),
-            None => String::new(),
-        };
-        let mark = match row.state {
-            innodb_analysis::rows::records::RowState::Live => String::new(),
-            innodb_analysis::rows::records::RowState::DeleteMarked => {
-                format!("\t(delete-marked{confidence})")
-            }
-            innodb_analysis::rows::records::RowState::Garbage => {
-                format!("\t(garbage list: purged, bytes still there{confidence})")
-            }
-        };
-        let _ = writeln!(o, "{}{mark}", cells.join("\t"));
+    o
+}
+
+/// One row of `records`, appended to `o`.
+pub fn records_row(o: &mut String, row: &innodb_analysis::rows::records::Row) {
+    use innodb_analysis::rows::records::RowState;
+    for (i, v) in row.values.iter().enumerate() {
+        if i > 0 {
+            o.push('\t');
+        }
+        push_cell(o, v);
     }
+    let confidence = match row.confidence {
+        Some(c) => format!(", {} confidence", confidence_name(c)),
+        None => String::new(),
+    };
+    match row.state {
+        RowState::Live => {}
+        RowState::DeleteMarked => {
+            let _ = write!(o, "\t(delete-marked{confidence})");
+        }
+        RowState::Garbage => {
+            let _ = write!(o, "\t(garbage list: purged, bytes still there{confidence})");
+        }
+    }
+    o.push('\n');
+}
+
+/// What `records` writes after the last of its `rows` rows: their count,
+/// the records the server zeroed, the findings.
+pub fn records_tail(r: &innodb_analysis::rows::records::RecordsReport, rows: usize) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# {rows} rows");
     if r.erased_records > 0 {
         let _ = writeln!(
             o,
@@ -488,6 +515,22 @@ pub fn records(r: &innodb_analysis::rows::records::RecordsReport) -> String {
         findings_block(&mut o, &r.findings, None);
     }
     o
+}
+
+/// Appends a value as a tab-separated text cell (see [`cell`]).
+fn push_cell(o: &mut String, v: &innodb_format::value::column_value::Value) {
+    use innodb_format::value::column_value::Value;
+    match v {
+        Value::Null => o.push_str("NULL"),
+        Value::Int(i) => {
+            let _ = write!(o, "{i}");
+        }
+        Value::UInt(u) => {
+            let _ = write!(o, "{u}");
+        }
+        Value::Text(t) if !t.contains(['\t', '\n']) => o.push_str(t),
+        other => o.push_str(&cell(other)),
+    }
 }
 
 /// A value as a tab-separated text cell: NULL, numbers, text with tabs
@@ -528,43 +571,64 @@ fn float_text(f: f64) -> String {
 /// `records` as CSV (RFC 4180): a header of field names and a `state`
 /// column, one line per row; NULL is an empty field, binary is hex.
 pub fn records_csv(r: &innodb_analysis::rows::records::RecordsReport) -> String {
-    use innodb_format::value::column_value::Value;
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let mut o = String::new();
-    let mut header: Vec<String> = r.fields.iter().map(|f| quote(&f.name)).collect();
-    header.push("state".into());
-    header.push("confidence".into());
-    let _ = writeln!(o, "{}", header.join(","));
+    let mut o = records_csv_head(r);
     for row in &r.rows {
-        let mut cells: Vec<String> = row
-            .values
-            .iter()
-            .map(|v| match v {
-                Value::Null => String::new(),
-                Value::Int(i) => i.to_string(),
-                Value::UInt(u) => u.to_string(),
-                Value::Float(f) => float_text(*f),
-                Value::Text(t) => quote(t),
-                Value::Hex { hex } => format!("0x{hex}"),
-                Value::Undecoded { undecoded } => quote(&format!("<undecoded: {undecoded}>")),
-            })
-            .collect();
-        cells.push(
-            match row.state {
-                innodb_analysis::rows::records::RowState::Live => "live",
-                innodb_analysis::rows::records::RowState::DeleteMarked => "delete_marked",
-                innodb_analysis::rows::records::RowState::Garbage => "garbage",
-            }
-            .into(),
-        );
-        cells.push(row.confidence.map_or("", confidence_name).into());
-        let _ = writeln!(o, "{}", cells.join(","));
+        records_csv_row(&mut o, row);
     }
     o
+}
+
+/// A CSV field, quoted when it must be.
+fn csv_quote(o: &mut String, s: &str) {
+    if s.contains([',', '"', '\n', '\r']) {
+        o.push('"');
+        o.push_str(&s.replace('"', "\"\""));
+        o.push('"');
+    } else {
+        o.push_str(s);
+    }
+}
+
+/// The header line of `records` as CSV.
+pub fn records_csv_head(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    let mut o = String::new();
+    for f in &r.fields {
+        csv_quote(&mut o, &f.name);
+        o.push(',');
+    }
+    o.push_str("state,confidence\n");
+    o
+}
+
+/// One row of `records` as CSV, appended to `o`.
+pub fn records_csv_row(o: &mut String, row: &innodb_analysis::rows::records::Row) {
+    use innodb_analysis::rows::records::RowState;
+    use innodb_format::value::column_value::Value;
+    for v in &row.values {
+        match v {
+            Value::Null => {}
+            Value::Int(i) => {
+                let _ = write!(o, "{i}");
+            }
+            Value::UInt(u) => {
+                let _ = write!(o, "{u}");
+            }
+            Value::Float(f) => o.push_str(&float_text(*f)),
+            Value::Text(t) => csv_quote(o, t),
+            Value::Hex { hex } => {
+                o.push_str("0x");
+                o.push_str(hex);
+            }
+            Value::Undecoded { undecoded } => csv_quote(o, &format!("<undecoded: {undecoded}>")),
+        }
+        o.push(',');
+    }
+    o.push_str(match row.state {
+        RowState::Live => "live",
+        RowState::DeleteMarked => "delete_marked",
+        RowState::Garbage => "garbage",
+    });
+    o.push(',');
+    o.push_str(row.confidence.map_or("", confidence_name));
+    o.push('\n');
 }

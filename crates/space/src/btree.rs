@@ -86,6 +86,19 @@ pub fn walk(
     root: u32,
     mut visit: impl FnMut(&PageVisit<'_>),
 ) -> TreeWalk {
+    walk_while(pages, root, |v| {
+        visit(v);
+        true
+    })
+}
+
+/// [`walk`], stopped as soon as `visit` returns false (a look at the first
+/// pages of an index): the levels and findings are those of the pages read.
+pub fn walk_while(
+    pages: &mut LogicalPages<'_>,
+    root: u32,
+    mut visit: impl FnMut(&PageVisit<'_>) -> bool,
+) -> TreeWalk {
     let space = pages.space();
     let page_count = space.page_count();
     let mut out = TreeWalk {
@@ -210,7 +223,7 @@ pub fn walk(
                     .drain(..)
                     .map(|p| finding(FindingKind::BadIndexPage, n, p)),
             );
-            visit(&PageVisit {
+            let go_on = visit(&PageVisit {
                 page_no: n,
                 check: &check,
                 page: &page,
@@ -219,6 +232,9 @@ pub fn walk(
                 problems: n_problems,
                 zip,
             });
+            if !go_on {
+                return out;
+            }
             if header.level == 0 {
                 continue;
             }

@@ -94,27 +94,36 @@ fn error_percent(estimate: u64, exact: u64) -> f64 {
 
 impl CountReport {
     /// Counts every index of `space` exactly and by `sample_pages` random
-    /// dives per index, seeded with `seed`; no more dives than the index
-    /// has leaf pages (or [`DEFAULT_SAMPLE_PAGES`], when it has fewer).
+    /// dives per index, seeded with `seed`; an index with no more leaf
+    /// pages than that is read whole.
     pub fn build(
         space: &Tablespace,
         sample_pages: usize,
         seed: u64,
     ) -> Result<CountReport, NoSpaceMap> {
         let a = IndexAnalysis::build(space)?;
-        let page_size = space.format().logical_page_size() as u64;
+        // DATA_LENGTH counts pages as stored: a ROW_FORMAT=COMPRESSED page
+        // is KEY_BLOCK_SIZE bytes on disk.
+        let page_size = space.format().physical_page_size() as u64;
         let mut pages = LogicalPages::new(space);
         let mut rng = Rng(seed.max(1));
         let mut indexes = Vec::new();
         for (stats, walk) in &a.indexes {
             let exact = stats.records;
             let leaf_pages = walk.leaves().len() as u64;
-            // More dives than leaves (or than the server's default sample)
-            // tell nothing more: `--sample-pages 4294967295` is capped here.
-            let dives = sample_pages.min((leaf_pages as usize).max(DEFAULT_SAMPLE_PAGES));
-            let samples: Vec<(u64, u64)> = (0..dives)
-                .filter_map(|_| dive(&mut pages, stats.root_page, &mut rng))
-                .collect();
+            // An index with no more leaves than the sample is read whole,
+            // as InnoDB does (its `sample_size` is then the leaf count):
+            // `--sample-pages 4294967295` reads every leaf once.
+            let samples: Vec<(u64, u64)> = if walk.leaves().len() <= sample_pages {
+                walk.leaves()
+                    .iter()
+                    .filter_map(|&n| leaf_counts(&mut pages, n))
+                    .collect()
+            } else {
+                (0..sample_pages)
+                    .filter_map(|_| dive(&mut pages, stats.root_page, &mut rng))
+                    .collect()
+            };
             let n = samples.len() as u64;
             let (recs, bytes) = samples.iter().fold((0, 0), |(r, b), s| (r + s.0, b + s.1));
             let estimated = if n == 0 {
@@ -159,6 +168,37 @@ impl CountReport {
     }
 }
 
+/// A leaf page's user records that are not delete-marked and their bytes
+/// (`list`: its record list).
+fn leaf_sample(page: &IndexPage<'_>, list: &RecordList) -> (u64, u64) {
+    let user = list
+        .records
+        .iter()
+        .filter(|r| {
+            // Status 4: a row written after a MariaDB instant ADD COLUMN.
+            matches!(r.record_type, RecordType::Ordinary | RecordType::Instant)
+                && !r.is_min_rec()
+                && !r.is_deleted()
+        })
+        .count() as u64;
+    let bytes = page.space().data_bytes as u64;
+    let all = list.records.len().max(1) as u64;
+    // Bytes of the counted records, in proportion.
+    (user, bytes * user / all)
+}
+
+/// [`leaf_sample`] of leaf page `n`.
+fn leaf_counts(pages: &mut LogicalPages<'_>, n: u32) -> Option<(u64, u64)> {
+    let mut buf = Vec::new();
+    let mut list = RecordList::default();
+    let mut problems = Vec::new();
+    pages.read_into(n, &mut buf)?;
+    let header = IndexHeader::parse(&buf).ok()?;
+    let page = IndexPage::new(&buf, header);
+    page.walk(&mut list, &mut problems);
+    Some(leaf_sample(&page, &list))
+}
+
 /// One random dive from `root` to a leaf: at each level a node pointer
 /// chosen at random. Returns the leaf's user records that are not
 /// delete-marked and their bytes.
@@ -174,20 +214,7 @@ fn dive(pages: &mut LogicalPages<'_>, root: u32, rng: &mut Rng) -> Option<(u64, 
         let page = IndexPage::new(&buf, header);
         page.walk(&mut list, &mut problems);
         if header.level == 0 {
-            let user: Vec<_> = list
-                .records
-                .iter()
-                .filter(|r| {
-                    // Status 4: a row written after a MariaDB instant ADD COLUMN.
-                    matches!(r.record_type, RecordType::Ordinary | RecordType::Instant)
-                        && !r.is_min_rec()
-                        && !r.is_deleted()
-                })
-                .collect();
-            let bytes = page.space().data_bytes as u64;
-            let all = list.records.len().max(1) as u64;
-            // Bytes of the counted records, in proportion.
-            return Some((user.len() as u64, bytes * user.len() as u64 / all));
+            return Some(leaf_sample(&page, &list));
         }
         let pointers: Vec<_> = list
             .records

@@ -5,7 +5,6 @@
 
 use crate::rows::field_layout::compact_fields;
 use crate::rows::records::{IndexField, RecordsReport, Schema};
-use crate::rows::row_history::value_text;
 use innodb_format::index::header::IndexHeader;
 use innodb_format::index::page::{IndexPage, RecordList};
 use innodb_format::index::record::{RecordFormat, RecordHeader, RecordType};
@@ -40,6 +39,19 @@ pub enum KeySearch {
     /// The key cannot be compared by descent (a non-integer key column, a
     /// key of the wrong number of values) or the tree cannot be read.
     Unsupported(String),
+}
+
+/// A value as a key column is written on the command line (`--key`).
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Text(t) => t.clone(),
+        Value::Hex { hex } => format!("0x{hex}"),
+        Value::Undecoded { undecoded } => undecoded.clone(),
+    }
 }
 
 /// A key value sought, parsed for its column.

@@ -242,7 +242,7 @@ impl RecordsReport {
         deleted: bool,
         limit: Option<usize>,
     ) -> Result<RecordsReport, NoRecords> {
-        Self::build_from(space, schema, which, deleted, limit, None)
+        Self::collect(space, schema, which, deleted, limit, None)
     }
 
     /// The rows of one leaf page `page` of index `which`, read from that
@@ -253,11 +253,85 @@ impl RecordsReport {
         which: Option<&str>,
         page: u32,
     ) -> Result<RecordsReport, NoRecords> {
-        Self::build_from(space, schema, which, false, None, Some(page))
+        Self::build_leaf(space, schema, which, page, false)
+    }
+
+    /// [`Self::build_page`], with delete-marked and garbage-list records
+    /// when `deleted`.
+    pub fn build_leaf(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        page: u32,
+        deleted: bool,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::collect(space, schema, which, deleted, None, Some(page))
+    }
+
+    /// The rows of index `which`, each handed to `sink` as soon as it is
+    /// decoded, in key order: nothing is kept, whatever the index's size.
+    /// The report returned has no `rows`; its findings, `layout` and
+    /// `erased_records` are those of the whole index (or of what was read
+    /// before the sink said to stop).
+    pub fn stream(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        deleted: bool,
+        limit: Option<usize>,
+        sink: &mut dyn RowSink,
+    ) -> Result<RecordsReport, NoRecords> {
+        Self::build_from(space, schema, which, deleted, limit, None, sink)
+    }
+
+    /// How well `schema` fits the records of the first `leaf_pages` leaf
+    /// pages of index `which` (the look-ahead a streamed listing can
+    /// afford): nothing is decoded.
+    pub fn sample_fit(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        leaf_pages: usize,
+    ) -> Result<LayoutFit, NoRecords> {
+        let index = find_index(schema, which)?;
+        let mut pages = LogicalPages::new(space);
+        let mut findings = Vec::new();
+        let (fields, mariadb_core) =
+            fields_after_instant_alter(&mut pages, schema, index, &mut findings);
+        let mut layout = LayoutFit::default();
+        let mut seen = 0usize;
+        btree::walk_while(&mut pages, index.root_page, |v| {
+            if v.page.header.level != 0 || v.page.header.index_id != index.id {
+                return true;
+            }
+            let garbage = garbage_list(v);
+            if v.page.format == RecordFormat::Compact {
+                let mut extents = record_extents(v, &garbage, &fields, mariadb_core);
+                let heap_top = usize::from(v.page.header.heap_top);
+                let unreadable = v
+                    .records
+                    .records
+                    .iter()
+                    .filter(|r| !r.is_min_rec() && !r.is_deleted())
+                    .filter(|r| r.info_bits & instant::REC_INFO_INSTANT_FLAG == 0)
+                    .filter(|r| {
+                        let bytes = v.page.bytes();
+                        raw_fields(bytes, r, v.page.format, &fields, heap_top, mariadb_core)
+                            .is_none()
+                    })
+                    .count();
+                layout.unreadable += unreadable;
+                layout.add_page(&mut extents);
+            }
+            seen += 1;
+            seen < leaf_pages
+        });
+        Ok(layout)
     }
 
     /// Reads the records of the index's leaf pages (or of `only_page`),
-    /// checks the schema against them, then decodes their values.
+    /// decodes their values and hands each row to `on_row`; checks the
+    /// schema against them as it goes.
     fn build_from(
         space: &Tablespace,
         schema: &Schema,
@@ -265,33 +339,55 @@ impl RecordsReport {
         deleted: bool,
         limit: Option<usize>,
         only_page: Option<u32>,
+        sink: &mut dyn RowSink,
     ) -> Result<RecordsReport, NoRecords> {
         let index = find_index(schema, which)?;
         let mut pages = LogicalPages::new(space);
         let mut findings = Vec::new();
         let (fields, mariadb_core) =
             fields_after_instant_alter(&mut pages, schema, index, &mut findings);
+        let head = |fields: Vec<IndexField>, erased_records, layout, findings| RecordsReport {
+            table: schema.table.clone(),
+            index: index.name.clone(),
+            index_id: index.id,
+            fields,
+            rows: Vec::new(),
+            erased_records,
+            layout,
+            findings,
+        };
+        sink.start(&head(fields.clone(), 0, LayoutFit::default(), Vec::new()));
         let mut reader = LeafReader {
             index,
             fields: &fields,
             mariadb_core,
             deleted,
             limit,
-            rows: Vec::new(),
+            rows: 0,
+            stopped: false,
+            sink,
+            blobs: LogicalPages::new(space),
+            buf: Vec::new(),
+            decode_findings: Vec::new(),
             erased: 0,
             layout: LayoutFit::default(),
             findings: Vec::new(),
         };
-        let visit = |v: &btree::PageVisit<'_>| reader.read_page(v);
         let walk_findings = match only_page {
-            None => btree::walk(&mut pages, index.root_page, visit).findings,
-            Some(n) => btree::visit_one(&mut pages, n, visit),
+            None => {
+                btree::walk_while(&mut pages, index.root_page, |v| {
+                    reader.read_page(v);
+                    !reader.stopped
+                })
+                .findings
+            }
+            Some(n) => btree::visit_one(&mut pages, n, |v| reader.read_page(v)),
         };
         let LeafReader {
-            rows: raw_rows,
             erased,
             layout,
             findings: record_findings,
+            decode_findings,
             ..
         } = reader;
         findings.extend(record_findings);
@@ -299,21 +395,44 @@ impl RecordsReport {
         if !layout.fits() {
             findings.insert(0, schema_misfit(&layout, fields.len(), index));
         }
-        let mut buf = Vec::new();
-        let rows = raw_rows
-            .into_iter()
-            .map(|raw| decode_row(raw, &fields, &mut pages, &mut buf, &mut findings))
-            .collect();
-        Ok(RecordsReport {
-            table: schema.table.clone(),
-            index: index.name.clone(),
-            index_id: index.id,
-            fields,
-            rows,
-            erased_records: erased,
-            layout,
-            findings,
-        })
+        findings.extend(decode_findings);
+        Ok(head(fields, erased, layout, findings))
+    }
+
+    /// [`Self::build_from`] with the rows kept in the report.
+    fn collect(
+        space: &Tablespace,
+        schema: &Schema,
+        which: Option<&str>,
+        deleted: bool,
+        limit: Option<usize>,
+        only_page: Option<u32>,
+    ) -> Result<RecordsReport, NoRecords> {
+        let mut rows = Kept(Vec::new());
+        let mut report =
+            Self::build_from(space, schema, which, deleted, limit, only_page, &mut rows)?;
+        report.rows = rows.0;
+        Ok(report)
+    }
+}
+
+/// Where a streamed listing's rows go.
+pub trait RowSink {
+    /// Before the first row: the report's table, index and fields (no
+    /// rows, no findings yet).
+    fn start(&mut self, head: &RecordsReport);
+    /// One row; false to stop reading (the reader of the output is gone).
+    fn row(&mut self, row: Row) -> bool;
+}
+
+/// Rows kept in memory, for the reports that show them all.
+struct Kept(Vec<Row>);
+
+impl RowSink for Kept {
+    fn start(&mut self, _: &RecordsReport) {}
+    fn row(&mut self, row: Row) -> bool {
+        self.0.push(row);
+        true
     }
 }
 
@@ -370,24 +489,35 @@ fn fields_after_instant_alter(
 
 /// What is gathered while the index's leaf pages are read one after
 /// another: each record's field bytes, not yet decoded.
-struct LeafReader<'a> {
+struct LeafReader<'a, 's> {
     index: &'a SchemaIndex,
     fields: &'a [IndexField],
     mariadb_core: Option<usize>,
     /// Delete-marked and garbage-list records are read too.
     deleted: bool,
     limit: Option<usize>,
-    rows: Vec<RawRow>,
+    /// Rows handed on so far.
+    rows: usize,
+    /// The sink said to stop.
+    stopped: bool,
+    /// Where each row goes once decoded.
+    sink: &'a mut dyn RowSink,
+    /// Off-page parts are read through these (the walk holds its own).
+    blobs: LogicalPages<'s>,
+    buf: Vec<u8>,
+    /// Problems found while values were decoded (broken BLOB chains),
+    /// listed after those of the walk.
+    decode_findings: Vec<Finding>,
     /// Garbage-list records the server zeroed.
     erased: usize,
     layout: LayoutFit,
     findings: Vec<Finding>,
 }
 
-impl LeafReader<'_> {
+impl LeafReader<'_, '_> {
     /// True when `limit` rows have been read.
     fn full(&self) -> bool {
-        self.limit.is_some_and(|l| self.rows.len() >= l)
+        self.stopped || self.limit.is_some_and(|l| self.rows >= l)
     }
 
     /// Reads the records of one page of the walk when it is a leaf of the
@@ -446,17 +576,28 @@ impl LeafReader<'_> {
             Some(f) if state == RowState::Garbage && all_zero(&f) => {
                 self.erased += 1;
             }
-            Some(f) => self.rows.push(RawRow {
-                page: v.page_no,
-                origin: r.origin,
-                state,
-                confidence: match state {
-                    RowState::Live => None,
-                    RowState::DeleteMarked => Some(Confidence::High),
-                    RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
-                },
-                fields: f,
-            }),
+            Some(f) => {
+                let raw = RawRow {
+                    page: v.page_no,
+                    origin: r.origin,
+                    state,
+                    confidence: match state {
+                        RowState::Live => None,
+                        RowState::DeleteMarked => Some(Confidence::High),
+                        RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
+                    },
+                    fields: f,
+                };
+                let row = decode_row(
+                    raw,
+                    self.fields,
+                    &mut self.blobs,
+                    &mut self.buf,
+                    &mut self.decode_findings,
+                );
+                self.rows += 1;
+                self.stopped = !self.sink.row(row);
+            }
             None if state == RowState::Garbage => {}
             None => self.unreadable_record(v.page_no, r.origin),
         }

@@ -8,7 +8,8 @@
 //! record that is not this row's (its page reused after purge), or at a
 //! bound.
 
-use crate::rows::records::{IndexField, RecordsReport, RowState, Schema};
+use crate::rows::key_search::{self, KeySearch};
+use crate::rows::records::{IndexField, RecordsReport, Row, RowSink, RowState, Schema};
 use innodb_format::undo::trx_undo_rec::{kind, UndoRecordBody, UndoRecordHeader};
 use innodb_format::value::column_value::{RollPtr, Value};
 use innodb_space::logical_pages::LogicalPages;
@@ -79,20 +80,23 @@ pub enum NoHistory {
     NoSuchKey(String),
 }
 
-/// A value as a key column is written on the command line (`--key`).
-pub fn value_text(v: &Value) -> String {
-    text(v)
+pub use crate::rows::key_search::value_text;
+use crate::rows::key_search::value_text as text;
+
+/// Keeps the first row that `matches`, and stops there.
+struct FirstMatch<'m> {
+    matches: &'m dyn Fn(&Row) -> bool,
+    row: Option<Row>,
 }
 
-fn text(v: &Value) -> String {
-    match v {
-        Value::Null => "NULL".into(),
-        Value::Int(i) => i.to_string(),
-        Value::UInt(u) => u.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::Text(t) => t.clone(),
-        Value::Hex { hex } => format!("0x{hex}"),
-        Value::Undecoded { undecoded } => undecoded.clone(),
+impl RowSink for FirstMatch<'_> {
+    fn start(&mut self, _: &RecordsReport) {}
+    fn row(&mut self, row: Row) -> bool {
+        if (self.matches)(&row) {
+            self.row = Some(row);
+            return false;
+        }
+        true
     }
 }
 
@@ -115,24 +119,46 @@ impl RowHistory {
         // Delete-marked rows too: a deleted row keeps its history until
         // purge removes it (garbage-list records are left out: no
         // transaction's view has them).
-        let records = RecordsReport::build(space, schema, Some(&index.id.to_string()), true, None)
-            .map_err(|_| NoHistory::NoClusteredIndex)?;
+        let wanted: Vec<&str> = key.split(',').map(str::trim).collect();
+        let n_key = index
+            .fields
+            .iter()
+            .position(|f| f.name == "DB_TRX_ID")
+            .ok_or(NoHistory::NoClusteredIndex)?;
+        let matches = |r: &Row| {
+            r.state != RowState::Garbage
+                && r.values
+                    .get(..n_key)
+                    .is_some_and(|key| key.iter().map(text).collect::<Vec<_>>() == wanted)
+        };
+        let which = index.id.to_string();
+        let mut first = FirstMatch {
+            matches: &matches,
+            row: None,
+        };
+        // Down the tree to the key's leaf page where the key can be compared
+        // (integer keys); otherwise through the leaves until the row, one
+        // row at a time.
+        let records = match key_search::find(space, schema, key) {
+            KeySearch::Found { page, .. } | KeySearch::NotFound { page, .. } => {
+                RecordsReport::build_leaf(space, schema, Some(&which), page, true).inspect(|r| {
+                    first.row = r.rows.iter().find(|r| matches(r)).cloned();
+                })
+            }
+            KeySearch::Unsupported(_) => {
+                RecordsReport::stream(space, schema, Some(&which), true, None, &mut first)
+            }
+        }
+        .map_err(|_| NoHistory::NoClusteredIndex)?;
         let fields = records.fields.clone();
         let n_unique = fields
             .iter()
             .position(|f| f.name == "DB_TRX_ID")
             .ok_or(NoHistory::NoClusteredIndex)?;
-        let wanted: Vec<&str> = key.split(',').map(str::trim).collect();
-        let row = records
-            .rows
-            .iter()
-            .filter(|r| r.state != RowState::Garbage)
-            .find(|r| {
-                r.values
-                    .get(..n_unique)
-                    .is_some_and(|key| key.iter().map(text).collect::<Vec<_>>() == wanted)
-            })
+        let row = first
+            .row
             .ok_or_else(|| NoHistory::NoSuchKey(key.to_string()))?;
+        let row = &row;
         Ok(Self::chain(
             &records.table,
             key,

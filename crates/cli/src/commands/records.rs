@@ -7,7 +7,7 @@ use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::rows::ddl::with_old_temporal;
-use innodb_analysis::rows::records::{NoRecords, RecordsReport, Schema};
+use innodb_analysis::rows::records::{IndexField, NoRecords, RecordsReport, Row, RowSink, Schema};
 use innodb_render::{json, text};
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -26,22 +26,104 @@ pub struct Args<'a> {
     pub ddl: Option<&'a Path>,
 }
 
-/// The rows of `space` under `schema`.
-fn build(
-    space: &Tablespace,
-    schema: &Schema,
-    index: Option<&str>,
-    args: &Args,
-) -> Result<RecordsReport, CliError> {
-    RecordsReport::build(space, schema, index, args.deleted, args.limit).map_err(|e| match e {
+/// Leaf pages read to see whether a schema fits before the rows are
+/// streamed (the look-ahead; the whole index's fit is told at the end).
+const SAMPLE_LEAF_PAGES: usize = 64;
+
+/// `NoRecords` as the command's error.
+fn no_index(space: &Tablespace, e: NoRecords) -> CliError {
+    match e {
         NoRecords::NoIndex(names) => CliError::file(
             space.path(),
             format!("no such index; the table has {}", names.join(", ")),
         ),
-    })
+    }
 }
 
-/// `records FILE [--index I] [--deleted] [--limit N] [--ddl F]`.
+/// Writes each row as it is decoded, in pieces of about 64 KiB.
+struct Streamed<'o, 'a> {
+    out: &'o mut Output<'a>,
+    format: Format,
+    buf: String,
+    fields: Vec<IndexField>,
+    /// The JSON keys of the fields, quoted (`None`: two share a name).
+    keys: Option<Vec<String>>,
+    rows: usize,
+}
+
+impl Streamed<'_, '_> {
+    fn kind(&self) -> Kind {
+        match self.format {
+            Format::Text => Kind::Text,
+            Format::Json => Kind::Json,
+            Format::Csv => Kind::Exact,
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            self.out.emit_as(self.kind(), &self.buf);
+            self.buf.clear();
+        }
+    }
+}
+
+impl RowSink for Streamed<'_, '_> {
+    fn start(&mut self, head: &RecordsReport) {
+        self.fields = head.fields.clone();
+        self.keys = json::records_keys(&head.fields);
+        match self.format {
+            Format::Text => self.buf.push_str(&text::records_head(head)),
+            Format::Json => {}
+            Format::Csv => self.buf.push_str(&text::records_csv_head(head)),
+        }
+    }
+
+    fn row(&mut self, row: Row) -> bool {
+        self.rows += 1;
+        match self.format {
+            Format::Text => text::records_row(&mut self.buf, &row),
+            Format::Json => match &self.keys {
+                Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
+                None => json::records_line(&mut self.buf, &self.fields, &row),
+            },
+            Format::Csv => text::records_csv_row(&mut self.buf, &row),
+        }
+        if self.buf.len() >= 1 << 16 {
+            self.flush();
+        }
+        !self.out.is_done()
+    }
+}
+
+/// The schema the rows are read with: `schema`, or, when a CREATE TABLE
+/// statement gave it and the records of the first leaf pages fit only
+/// the older storage format of TIME/DATETIME/TIMESTAMP, that one.
+fn fitting_schema(
+    space: &Tablespace,
+    schema: Schema,
+    index: Option<&str>,
+    args: &Args,
+    out: &mut Output,
+) -> Result<Schema, CliError> {
+    let fit = |s: &Schema| {
+        RecordsReport::sample_fit(space, s, index, SAMPLE_LEAF_PAGES)
+            .map_err(|e| no_index(space, e))
+    };
+    if args.ddl.is_none() || fit(&schema)?.fits() {
+        return Ok(schema);
+    }
+    match with_old_temporal(&schema) {
+        Some(old) if fit(&old)?.fits() => {
+            out.say(&format!("note: {}: TIME/DATETIME/TIMESTAMP read in the storage format of MySQL before 5.6.4: the records fit only that one", space.path().display()));
+            Ok(old)
+        }
+        _ => Ok(schema),
+    }
+}
+
+/// `records FILE [--index I] [--deleted] [--limit N] [--ddl F]`: the rows
+/// are written as they are decoded, the count and findings after them.
 pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Result<u8, CliError> {
     let space = inputs.open(file)?;
     let which = Which {
@@ -50,16 +132,23 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     };
     let (schema, index) = schema_of(inputs, &space, args.ddl, &which, out)?;
     let index = index.as_deref();
-    let mut r = build(&space, &schema, index, args)?;
-    // A CREATE TABLE statement does not say which storage format its
-    // temporal columns have: when the newer one does not fit, try the older.
-    if let (false, Some(_), Some(old)) = (r.layout.fits(), args.ddl, with_old_temporal(&schema)) {
-        let r_old = build(&space, &old, index, args)?;
-        if r_old.layout.fits() {
-            out.say(&format!("note: {}: TIME/DATETIME/TIMESTAMP read in the storage format of MySQL before 5.6.4: the records fit only that one", space.path().display()));
-            r = r_old;
-        }
+    let schema = fitting_schema(&space, schema, index, args, out)?;
+    let mut sink = Streamed {
+        out,
+        format: inputs.format,
+        buf: String::with_capacity(1 << 17),
+        fields: Vec::new(),
+        keys: None,
+        rows: 0,
+    };
+    let r = RecordsReport::stream(&space, &schema, index, args.deleted, args.limit, &mut sink)
+        .map_err(|e| no_index(&space, e))?;
+    match inputs.format {
+        Format::Text => sink.buf.push_str(&text::records_tail(&r, sink.rows)),
+        Format::Json => sink.buf.push_str(&json::records_findings(&r)),
+        Format::Csv => {}
     }
+    sink.flush();
     if !r.layout.fits() {
         out.say(&format!(
             "warning: {}: the schema does not fit the records of index {} ({} of {} neighbouring records meet, {} unreadable): the values shown are not to be trusted",
@@ -69,11 +158,6 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
             r.layout.pairs,
             r.layout.unreadable
         ));
-    }
-    match inputs.format {
-        Format::Text => out.emit(&text::records(&r)),
-        Format::Json => out.emit_as(Kind::Json, &json::records_lines(&r)),
-        Format::Csv => out.emit_as(Kind::Exact, &text::records_csv(&r)),
     }
     Ok(0)
 }
