@@ -42,7 +42,10 @@ impl<'a> UndoTables<'a> {
         };
         // Schema::from_sdi names the table `db/table` when the SDI has its
         // schema; only a bare name gets it here.
-        if let Some(db) = table["schema_ref"].as_str().filter(|_| !schema.table.contains('/')) {
+        if let Some(db) = table["schema_ref"]
+            .as_str()
+            .filter(|_| !schema.table.contains('/'))
+        {
             schema.table = format!("{db}/{}", schema.table);
         }
         self.sdi.insert(id, schema);
