@@ -356,6 +356,12 @@ impl SpaceMap {
             .is_none_or(|w| w >> (n % 64) & 1 == 1)
     }
 
+    /// Pages the map's extents cover: every page from here on has no
+    /// extent (it lies past `FSP_SIZE` and the free limit).
+    pub fn mapped_pages(&self) -> u32 {
+        (self.extents.len() as u64 * u64::from(self.extent_size)).min(u64::from(u32::MAX)) as u32
+    }
+
     /// The extent holding page `n`.
     pub fn extent_of(&self, n: u32) -> Option<&Extent> {
         self.extents.get((n / self.extent_size) as usize)

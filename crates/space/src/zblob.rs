@@ -12,11 +12,8 @@
 //! stream's bytes run from `FIL_PAGE_DATA` (38) to the end of the
 //! physical page (these pages have no trailer). The stream is inflated
 //! until it ends or gives the reference's length.
-//!
-//! MySQL 8.0+ writes the SDI records of a ROW_FORMAT=COMPRESSED tablespace
-//! that do not fit their page the same way, on `SDI_ZBLOB` (19) pages
-//! alone (`zInserter`: `FIL_PAGE_SDI_ZBLOB` for the first page and the
-//! others): [`read_sdi_zblob`].
+//! A chain whose first page is `SDI_ZBLOB` is read as one of `SDI_ZBLOB`
+//! pages throughout.
 
 use crate::logical_pages::LogicalPages;
 use flate2::{Decompress, FlushDecompress, Status};
@@ -35,39 +32,11 @@ pub fn read_zblob(
     want: usize,
     buf: &mut Vec<u8>,
 ) -> Result<Vec<u8>, String> {
-    let types = [PageType::TYPE_ZBLOB, PageType::TYPE_ZBLOB2];
-    read_chain(pages, first_page, offset, want, buf, types)
-}
-
-/// Reads `want` bytes of an SDI record's data stored off-page in a
-/// ROW_FORMAT=COMPRESSED tablespace: a compressed BLOB chain of
-/// `SDI_ZBLOB` pages.
-pub fn read_sdi_zblob(
-    pages: &mut LogicalPages<'_>,
-    first_page: u32,
-    offset: u32,
-    want: usize,
-    buf: &mut Vec<u8>,
-) -> Result<Vec<u8>, String> {
-    let types = [PageType::SDI_ZBLOB, PageType::SDI_ZBLOB];
-    read_chain(pages, first_page, offset, want, buf, types)
-}
-
-/// The chain of [`read_zblob`], its first page of type `types[0]`, the
-/// others of `types[1]`.
-fn read_chain(
-    pages: &mut LogicalPages<'_>,
-    first_page: u32,
-    offset: u32,
-    want: usize,
-    buf: &mut Vec<u8>,
-    types: [PageType; 2],
-) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(want);
     let mut inflater = Decompress::new(true);
     let mut seen = HashSet::new();
     let (mut page, mut offset) = (first_page, offset as usize);
-    let [mut expected, _] = types;
+    let mut expected = PageType::TYPE_ZBLOB;
     loop {
         if page == FIL_NULL {
             return Err(format!(

@@ -599,9 +599,7 @@ impl PageConsumer for Accumulator<'_> {
     /// a cell's worth at a time: a hole of terabytes costs one step per cell.
     fn hole(&mut self, first: u32, count: u32, zero: &mut PageCheck, bytes: &[u8]) {
         let end = first.saturating_add(count);
-        let mapped = self.map.map_or(0, |m| {
-            (m.extents.len() as u64 * u64::from(m.extent_size)).min(u64::from(u32::MAX)) as u32
-        });
+        let mapped = self.map.map_or(0, SpaceMap::mapped_pages);
         let uniform_from = mapped.clamp(first, end);
         for n in first..uniform_from {
             zero.page_no = n;

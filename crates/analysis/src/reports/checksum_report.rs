@@ -132,22 +132,11 @@ impl ChecksumReport {
             .into_iter()
             .filter(|f| is_other(f.kind))
             .collect();
-        ChecksumReport {
-            file: space.path().display().to_string(),
-            pages: acc.pages,
-            by_algorithm: acc
-                .by_algorithm
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-            bad_pages: acc.bad,
-            bad_page_ranges: acc.bad_ranges,
-            lsn_mismatches: acc.lsn,
-            unverifiable: acc.unverifiable,
+        acc.into_report(
+            space.path().display().to_string(),
             other_findings,
             other_findings_by_kind,
-            doublewrite_copies: Vec::new(),
-        }
+        )
     }
 
     /// Looks up, for every page of `space` that does not verify (its
@@ -191,22 +180,11 @@ impl ChecksumReport {
                 .entry(f.kind.name().to_string())
                 .or_insert(0) += 1;
         }
-        ChecksumReport {
-            file: file.path().display().to_string(),
-            pages: acc.pages,
-            by_algorithm: acc
-                .by_algorithm
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-            bad_pages: acc.bad,
-            bad_page_ranges: acc.bad_ranges,
-            lsn_mismatches: acc.lsn,
-            unverifiable: acc.unverifiable,
+        acc.into_report(
+            file.path().display().to_string(),
             other_findings,
             other_findings_by_kind,
-            doublewrite_copies: Vec::new(),
-        }
+        )
     }
 }
 
@@ -221,6 +199,32 @@ struct Acc {
 }
 
 impl Acc {
+    /// The report of file `file` with these counts and the findings other
+    /// than the page verdicts.
+    fn into_report(
+        self,
+        file: String,
+        other_findings: Vec<Finding>,
+        other_findings_by_kind: BTreeMap<String, u64>,
+    ) -> ChecksumReport {
+        ChecksumReport {
+            file,
+            pages: self.pages,
+            by_algorithm: self
+                .by_algorithm
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            bad_pages: self.bad,
+            bad_page_ranges: self.bad_ranges,
+            lsn_mismatches: self.lsn,
+            unverifiable: self.unverifiable,
+            other_findings,
+            other_findings_by_kind,
+            doublewrite_copies: Vec::new(),
+        }
+    }
+
     /// Adds the counts of a later run of pages.
     fn merge(&mut self, other: Acc) {
         self.pages += other.pages;

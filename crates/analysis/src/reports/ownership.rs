@@ -418,9 +418,7 @@ impl OwnershipAccumulator<'_> {
     /// Pages from `first` on that lie past the map's last extent: all are
     /// beyond the free limit ([`classify`] says so without looking further).
     fn unmapped_from(&self, first: u32) -> u32 {
-        let mapped = (self.map.extents.len() as u64 * u64::from(self.map.extent_size))
-            .min(u64::from(u32::MAX)) as u32;
-        mapped.max(first)
+        self.map.mapped_pages().max(first)
     }
 
     fn free_page(&mut self, check: &PageCheck) {
