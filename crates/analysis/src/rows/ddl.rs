@@ -380,6 +380,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         table: table_name(&ct.name),
         indexes,
         columns,
+        definition: None,
     })
 }
 

@@ -11,3 +11,4 @@ pub mod off_page;
 pub mod records;
 pub mod row_history;
 pub mod schema;
+pub mod table_definition;

@@ -104,6 +104,10 @@ pub struct Schema {
     /// to; empty when the schema came from an SDI.
     #[serde(skip)]
     pub columns: Vec<IndexField>,
+    /// The table as `CREATE TABLE` declares it, when the schema's source
+    /// says (see [`super::table_definition`]).
+    #[serde(skip)]
+    pub definition: Option<super::table_definition::TableDefinition>,
 }
 
 impl Schema {
@@ -131,6 +135,7 @@ impl Schema {
         columns.sort_by_key(|c| c.pos);
         Some(Schema {
             columns: columns.into_iter().map(dict_field).collect(),
+            definition: None,
             table: table.name.clone(),
             indexes: table
                 .indexes
@@ -216,6 +221,7 @@ impl Schema {
             table: leaf.name.clone(),
             indexes,
             columns: Vec::new(),
+            definition: None,
         })
     }
 }
