@@ -185,6 +185,7 @@ fn compressed_pages_inflate_verify_and_end_where_the_servers_holes_begin() {
             );
             assert_eq!(s["page_compression"]["layout"], "mysql", "{what}");
             let (list, _) = support::run_json(["pages".as_ref(), file.as_os_str()]);
+            let mut compared_here = 0;
             for p in list["pages"].as_array().unwrap() {
                 let no = p["page"].as_u64().unwrap();
                 let stored = match p["compressed_bytes"].as_u64() {
@@ -198,11 +199,19 @@ fn compressed_pages_inflate_verify_and_end_where_the_servers_holes_begin() {
                     continue;
                 }
                 assert_eq!(stored, on_page[no as usize], "{what}: page {no}: {p}");
-                pages_checked += 1;
+                compared_here += 1;
             }
+            // Every page but the last, of a file of more than a few pages.
+            assert!(n > 4, "{what}: {n} pages");
+            assert_eq!(compared_here, n - 1, "{what}: pages compared");
+            pages_checked += compared_here;
         }
     }
-    assert!(pages_checked > 250, "{pages_checked} pages compared");
+    let tables = (copies().len() * COMPRESSED_TABLES.len()) as u64;
+    assert!(
+        pages_checked >= tables * 4,
+        "{pages_checked} pages compared"
+    );
 }
 
 /// The rows of t_zlib and t_lz4, typed with their own SDI (whose page is
@@ -253,7 +262,9 @@ fn compressed_tables_give_the_servers_rows_and_counts() {
             }
         }
     }
-    assert!(rows >= 2 * 2000 * 6, "{rows} rows");
+    // Two tables of 2,000 rows in every copy of every set present (one
+    // set when CI makes the 16k set live).
+    assert!(rows >= 2 * 2000 * copies().len(), "{rows} rows");
 }
 
 /// Every command a DBA starts with works on the compressed tables, with
@@ -452,7 +463,7 @@ fn instant_add_drop_rows_of_every_version_and_row_format() {
             rows += r.rows.len();
         }
     }
-    assert_eq!(rows, 6 * 3 * 2000);
+    assert_eq!(rows, copies().len() * 3 * 2000);
 }
 
 // ---------------------------------------------------------------------------
@@ -483,6 +494,7 @@ fn zip_tables(copy: &MysqlCopy) -> Vec<String> {
 #[test]
 fn compressed_row_format_sdi_and_rows_at_every_key_block_size() {
     let mut tables = Vec::new();
+    let mut expected = 0;
     for copy in copies() {
         let refused: Vec<&str> = copy.truth["refused"]
             .as_array()
@@ -491,6 +503,15 @@ fn compressed_row_format_sdi_and_rows_at_every_key_block_size() {
             .filter_map(|r| r["table"].as_str())
             .collect();
         let zips = zip_tables(&copy);
+        // InnoDB makes ROW_FORMAT=COMPRESSED tables with a KEY_BLOCK_SIZE
+        // up to the page size, and none with pages over 16 KiB.
+        let ps = copy.page_size();
+        let made = [1u64, 2, 4, 8, 16]
+            .iter()
+            .filter(|&&k| ps <= 16384 && k * 1024 <= ps)
+            .count();
+        assert_eq!(zips.len(), made, "{}: {zips:?}", copy.name);
+        expected += made;
         for k in [1, 2, 4, 8, 16] {
             let t = format!("t_zip{k}");
             assert!(
@@ -537,7 +558,8 @@ fn compressed_row_format_sdi_and_rows_at_every_key_block_size() {
         }
     }
     // 5 tables with 16 KiB pages, 4 with 8 KiB, none with 64 KiB; twice.
-    assert_eq!(tables.len(), 18, "{tables:?}");
+    assert!(expected > 0, "{tables:?}");
+    assert_eq!(tables.len(), expected, "{tables:?}");
 }
 
 /// The objects ibd2sdi printed for `rel` (`sdi/<rel>.json.gz`).
@@ -694,7 +716,7 @@ fn spatial_index_pages_mbrs_and_counts_are_the_servers() {
             pointers += 1;
         }
     }
-    assert!(pointers >= 6 * 4, "{pointers} node pointers");
+    assert!(pointers >= copies().len() * 4, "{pointers} node pointers");
 }
 
 // ---------------------------------------------------------------------------
@@ -724,5 +746,5 @@ fn every_mysql_file_reads_with_no_bad_page() {
             files += 1;
         }
     }
-    assert!(files > 6 * 30, "{files} files");
+    assert!(files > copies().len() * 30, "{files} files");
 }
