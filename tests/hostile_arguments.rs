@@ -250,3 +250,57 @@ fn sample_pages_in_the_billions_is_capped_at_the_leaf_pages() {
         );
     }
 }
+
+/// `--page-size` that page 0 contradicts is refused, not taken silently:
+/// a 16k table (page 0 verifies) read with 4k pages, and a text file given
+/// a page size, exit 2 naming the option and why; the page size page 0
+/// gives, given again, is read as without the option.
+#[test]
+fn a_page_size_the_file_contradicts_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = support::fixtures_dir().join("p16k/files/test/t_ordered.ibd.gz");
+    for size in ["4k", "8k", "1k", "64k"] {
+        let r = run(&[
+            "--page-size".as_ref(),
+            size.as_ref(),
+            "summary".as_ref(),
+            table.as_os_str(),
+        ]);
+        assert_refused(
+            &format!("16k table with --page-size {size}"),
+            &r,
+            "page 0 verifies as a 16384-byte page",
+        );
+    }
+    let same = run(&[
+        "--page-size".as_ref(),
+        "16k".as_ref(),
+        "summary".as_ref(),
+        table.as_os_str(),
+    ]);
+    assert_eq!(
+        same.status.and_then(|s| s.code()),
+        Some(0),
+        "{}",
+        same.stderr
+    );
+
+    let text = tmp.path().join("passwd");
+    std::fs::write(&text, "root:x:0:0:root:/root:/bin/bash\n".repeat(200)).unwrap();
+    for size in ["1k", "4k", "16k"] {
+        for cmd in ["summary", "checksum", "pages"] {
+            let r = run(&[
+                "--page-size".as_ref(),
+                size.as_ref(),
+                cmd.as_ref(),
+                text.as_os_str(),
+            ]);
+            assert_refused(
+                &format!("a text file, {cmd} --page-size {size}"),
+                &r,
+                "not an InnoDB tablespace",
+            );
+            assert!(r.stderr.contains("passwd"), "{}", r.stderr);
+        }
+    }
+}

@@ -149,6 +149,41 @@ fn layout_of(page: &[u8]) -> Option<ChecksumLayout> {
     .find(|&l| matches!(verify(page, l), ChecksumVerdict::Valid { .. }))
 }
 
+/// Why `--page-size given` cannot be right for the file whose first bytes
+/// are `file`, or `None` when it may be used. Refused: a size under which
+/// none of the first pages after page 0 verifies, when page 0 verifies
+/// with another size, or when nothing says the file is InnoDB at all (page 0
+/// is no FSP_HDR page: `FIL_PAGE_OFFSET` 0 and `FIL_PAGE_TYPE` 8, or type 0
+/// with a size, as MySQL 5.0 wrote it).
+pub fn refuses_given_size(file: &[u8], page0: &Page0, given: usize) -> Option<String> {
+    if probe(file, Some(given)).is_some() {
+        return None;
+    }
+    match page0 {
+        Page0::Valid(f) if f.physical_page_size() != given => Some(format!(
+            "page 0 verifies as a {}-byte page and none of the next {PROBE_PAGES} pages verifies with {given}-byte pages; leave --page-size out to read the file with its own page size",
+            f.physical_page_size()
+        )),
+        Page0::Unusable(_) if !fsp_hdr_shaped(file) => Some(format!(
+            "not an InnoDB tablespace: page 0 is no FSP_HDR page (FIL_PAGE_OFFSET 0, FIL_PAGE_TYPE 8) and none of the first {PROBE_PAGES} pages after it verifies with {given}-byte pages"
+        )),
+        _ => None,
+    }
+}
+
+/// Page 0's FIL header has the shape of a tablespace's first page, whatever
+/// its checksum: page number 0 and type FSP_HDR (or 0 with a non-zero
+/// `FSP_SIZE`).
+fn fsp_hdr_shaped(file: &[u8]) -> bool {
+    let Ok(fil) = FilHeader::parse(file) else {
+        return false;
+    };
+    let size = innodb_format::bytes::u32_at(file, FSP_SIZE, "FSP_SIZE").unwrap_or(0);
+    fil.page_no == 0
+        && (fil.page_type == PageType::TYPE_FSP_HDR
+            || (fil.page_type == PageType::ALLOCATED && size != 0))
+}
+
 /// Probes page sizes (only `size` when given): the size under which most of
 /// the first pages after page 0 carry their own number and a valid checksum.
 pub fn probe(file: &[u8], size: Option<usize>) -> Option<SpaceFormat> {

@@ -157,6 +157,15 @@ impl Tablespace {
                 return Err(SpaceError::Doublewrite { path, reason });
             }
         }
+        if let Some(given) = options.page_size {
+            if let Some(reason) = detect::refuses_given_size(&bytes, &page0, given) {
+                return Err(SpaceError::BadPageSize {
+                    path,
+                    given,
+                    reason,
+                });
+            }
+        }
         let (format, page_size_source) = match decide_format(&bytes, page0, options.page_size) {
             Ok((format, source, finding)) => {
                 open_findings.extend(finding);
