@@ -31,6 +31,7 @@ mod pictures;
 mod properties;
 mod read_only;
 mod scale;
+mod setup;
 mod space_corruption;
 mod terminal_safety;
 mod thirdparty;

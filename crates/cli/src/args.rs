@@ -278,6 +278,17 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// A shell completion script on stdout: `innodb-inspect completions bash > /etc/bash_completion.d/innodb-inspect`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// A manual page (roff) on stdout: the program's, or with COMMAND that command's (`innodb-inspect man records > innodb-inspect-records.1; man ./innodb-inspect-records.1`).
+    Man {
+        /// The command whose page to write (default: the program's page, which lists the commands).
+        command: Option<String>,
+    },
     /// The slots of MySQL 8.0.20+'s doublewrite files (#ib_16384_0.dblwr) or of the doublewrite
     /// area of a system tablespace: the page each copy is of, whether it verifies, and with
     /// --datadir whether the page in its tablespace is the same, older, newer or torn (the copy

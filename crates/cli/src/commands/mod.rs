@@ -18,6 +18,7 @@ pub mod plot;
 pub mod records;
 pub mod sdi;
 pub mod segments;
+pub mod setup;
 pub mod summary;
 pub mod tree;
 pub mod undo;
@@ -114,6 +115,8 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
         Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
+        Command::Completions { shell } => setup::completions(*shell, out),
+        Command::Man { command } => setup::man(command.as_deref(), out),
     }
 }
 
