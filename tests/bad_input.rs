@@ -661,7 +661,7 @@ fn trailing_bytes_are_a_finding_and_whole_pages_still_verify() {
             )
         });
         if let Some(v) = run.json_or(&mut f) {
-            let r = &v[0];
+            let r = &v["files"][0];
             f.check(
                 r["pages"] == b.pages
                     && r["bad_pages"].as_array().is_some_and(Vec::is_empty)
@@ -1155,7 +1155,7 @@ fn damaged_page0_is_probed() {
             let run = inspect(&with_format(true, &["checksum".as_ref(), fo]));
             f.sane(&run);
             if let Some(v) = run.json_or(&mut f) {
-                let r = &v[0];
+                let r = &v["files"][0];
                 if r["pages"] != b.pages {
                     wrong.push(format!("checksum checked {} pages", r["pages"]));
                 }
@@ -1356,13 +1356,16 @@ fn flipped_bits_in_a_page_body_are_a_bad_checksum() {
         });
         let mut values: Vec<String> = Vec::new();
         if let Some(v) = run.json_or(&mut f) {
-            let bad = v[0]["bad_pages"].as_array().cloned().unwrap_or_default();
+            let bad = v["files"][0]["bad_pages"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             let ok = bad.len() == 1
                 && bad[0]["page"] == BODY_PAGE
                 && bad[0]["stored"].as_array().is_some_and(|a| !a.is_empty())
                 && bad[0]["computed"].as_array().is_some_and(|a| !a.is_empty());
             f.check(ok, || {
-                format!("{what}: bad_pages {}", short(&v[0]["bad_pages"]))
+                format!("{what}: bad_pages {}", short(&v["files"][0]["bad_pages"]))
             });
             if ok {
                 for x in bad[0]["stored"]
@@ -1395,8 +1398,8 @@ fn flipped_bits_in_a_page_body_are_a_bad_checksum() {
                     },
                 );
             }
-            f.check(v[0]["pages"] == b.pages, || {
-                format!("{what}: pages {}", v[0]["pages"])
+            f.check(v["files"][0]["pages"] == b.pages, || {
+                format!("{what}: pages {}", v["files"][0]["pages"])
             });
         }
         // checksum, text: names the page and the values.
@@ -1577,8 +1580,13 @@ fn trailer_lsn_mismatch_is_reported() {
         });
         if let Some(v) = run.json_or(&mut f) {
             f.check(
-                v[0]["lsn_mismatches"] == serde_json::json!([BODY_PAGE]),
-                || format!("{what}: checksum lsn_mismatches {}", v[0]["lsn_mismatches"]),
+                v["files"][0]["lsn_mismatches"] == serde_json::json!([BODY_PAGE]),
+                || {
+                    format!(
+                        "{what}: checksum lsn_mismatches {}",
+                        v["files"][0]["lsn_mismatches"]
+                    )
+                },
             );
         }
         let run = inspect(&["checksum".as_ref(), fo]);
@@ -1648,9 +1656,11 @@ fn swapped_pages_are_page_number_mismatches_with_valid_checksums() {
         });
         if let Some(v) = run.json_or(&mut f) {
             f.check(
-                v[0]["bad_pages"].as_array().is_some_and(Vec::is_empty)
-                    && findings_of(&v[0], "page_number_mismatch", None).len() == 2,
-                || format!("{what}: checksum report {}", short(&v[0])),
+                v["files"][0]["bad_pages"]
+                    .as_array()
+                    .is_some_and(Vec::is_empty)
+                    && findings_of(&v["files"][0], "page_number_mismatch", None).len() == 2,
+                || format!("{what}: checksum report {}", short(&v["files"][0])),
             );
         }
     }
@@ -2126,7 +2136,7 @@ fn checksum_keeps_going_after_a_fatal_file() {
         );
     }
     if let Some(v) = run.json_or(&mut f) {
-        let files: Vec<String> = v
+        let files: Vec<String> = v["files"]
             .as_array()
             .map(|a| {
                 a.iter()
@@ -2138,7 +2148,7 @@ fn checksum_keeps_going_after_a_fatal_file() {
             files == [good.display().to_string(), bad.display().to_string()],
             || format!("the readable files are still checked: {files:?}"),
         );
-        let bad_report = v.as_array().and_then(|a| a.get(1));
+        let bad_report = v["files"].as_array().and_then(|a| a.get(1));
         f.check(
             bad_report.is_some_and(|r| r["bad_pages"][0]["page"] == 5),
             || format!("bad.ibd page 5: {}", short(&v)),

@@ -155,7 +155,7 @@ fn a_two_terabyte_hole_past_fsp_size_is_skipped() {
         "checksum".as_ref(),
         path.as_os_str(),
     ]);
-    assert_eq!(c[0]["pages"], total, "{c}");
+    assert_eq!(c["files"][0]["pages"], total, "{c}");
     for cmd in [
         "pages", "extents", "segments", "waste", "indexes", "fill", "count",
     ] {

@@ -1056,8 +1056,8 @@ fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
         let mut args: Vec<&OsStr> = extra.iter().map(OsStr::new).collect();
         args.extend(["checksum".as_ref(), f]);
         let v = inspect(&json_args(&args)).exits(0).json();
-        assert_eq!(v[0]["pages"], pages);
-        let others = v[0]["other_findings"]
+        assert_eq!(v["files"][0]["pages"], pages);
+        let others = v["files"][0]["other_findings"]
             .as_array()
             .cloned()
             .unwrap_or_default();
@@ -1121,7 +1121,7 @@ fn page0_with_a_bad_checksum_and_good_flags_keeps_its_flags() {
     let v = inspect(&json_args(&["checksum".as_ref(), f]))
         .exits(1)
         .json();
-    assert_eq!(v[0]["bad_pages"][0]["page"], 0);
+    assert_eq!(v["files"][0]["bad_pages"][0]["page"], 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -1703,7 +1703,7 @@ fn page0_sizes_and_flags_that_contradict_the_file_are_findings() {
             assert_eq!(code, Some(0), "{name} {cmd}: {}", r.stderr);
             let v: Value = serde_json::from_str(&r.stdout).unwrap();
             let findings = match cmd {
-                "checksum" => v[0]["other_findings"].clone(),
+                "checksum" => v["files"][0]["other_findings"].clone(),
                 _ => v["findings"].clone(),
             };
             let hit = findings.as_array().unwrap().iter().find(|f| {

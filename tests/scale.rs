@@ -196,7 +196,7 @@ fn datadir_reports_cover_every_tablespace() {
                     std::ffi::OsStr::new(path),
                 ]);
                 let single = if report == "checksum" {
-                    &single[0]
+                    &single["files"][0]
                 } else {
                     &single
                 };

@@ -182,3 +182,38 @@ pub fn colour_on(choice: ColorChoice) -> bool {
         }
     }
 }
+
+/// A report with the file (or files) it is of put first in its JSON object:
+/// `{"file": …, …}` for one, `{"files": […], …}` for several. For reports
+/// whose own model does not name its input (pictures, the undo logs).
+#[derive(serde::Serialize)]
+pub struct Named<'r, R: ?Sized> {
+    /// The one file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The files, when there are several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// The report.
+    #[serde(flatten)]
+    pub report: &'r R,
+}
+
+impl<'r, R: ?Sized> Named<'r, R> {
+    /// `report`, of `paths`.
+    pub fn new(paths: &[&std::path::Path], report: &'r R) -> Self {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        match names.as_slice() {
+            [one] => Named {
+                file: Some(one.clone()),
+                files: None,
+                report,
+            },
+            _ => Named {
+                file: None,
+                files: Some(names),
+                report,
+            },
+        }
+    }
+}

@@ -58,7 +58,9 @@ pub fn run(
             }
         }
     }
-    out.report(inputs.format, reports.as_slice(), text::checksums);
+    // JSON: one object, as every command gives, each file's report in `files`.
+    let all = Checksums { files: &reports };
+    out.report(inputs.format, &all, |a| text::checksums(a.files));
     Ok(if fatal {
         EXIT_FATAL
     } else if reports.iter().all(ChecksumReport::all_valid) {
@@ -66,6 +68,13 @@ pub fn run(
     } else {
         EXIT_BAD_PAGES
     })
+}
+
+/// The reports of the files given, as JSON names them.
+#[derive(serde::Serialize)]
+struct Checksums<'a> {
+    /// One report per file, in the order given.
+    files: &'a [ChecksumReport],
 }
 
 /// Every tablespace of the data directory, files in parallel; each file on

@@ -105,5 +105,5 @@ pub fn run(
     for l in &lines {
         out.say_raw(l);
     }
-    RASTER.draw(&raster, inputs.format, png, color, out)
+    RASTER.draw(&raster, &[file], inputs.format, png, color, out)
 }

@@ -82,7 +82,8 @@ pub fn run(
     inputs.check_output(choice.png)?;
     if choice.what == PlotChoice::UndoGrowth {
         let chart = undo_growth(inputs, files)?;
-        return CHART.draw(&chart, inputs.format, choice.png, choice.color, out);
+        let of: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        return CHART.draw(&chart, &of, inputs.format, choice.png, choice.color, out);
     }
     if files.is_empty() && inputs.datadir.is_some() {
         let picture = Picture {
@@ -98,7 +99,14 @@ pub fn run(
         ));
     };
     let chart = index_chart(inputs, &inputs.open(file)?, choice.what)?;
-    CHART.draw(&chart, inputs.format, choice.png, choice.color, out)
+    CHART.draw(
+        &chart,
+        &[file.as_path()],
+        inputs.format,
+        choice.png,
+        choice.color,
+        out,
+    )
 }
 
 /// The undo history's growth chart of the system tablespace and undo

@@ -2,7 +2,7 @@
 //! or two copies of a data directory side by side.
 
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Named, Output};
 use crate::CliError;
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::undo_report::{UndoComparison, UndoReport, UndoSide};
@@ -34,7 +34,11 @@ pub fn run(
     if let Some(dir) = datadir {
         r.note_truncation_logs(&dir.undo_truncation_logs());
     }
-    out.report(inputs.format, &r, innodb_render::undo_text::undo);
+    let mut of = vec![system.path()];
+    of.extend(undo.iter().map(Tablespace::path));
+    out.report(inputs.format, &Named::new(&of, &r), |n| {
+        innodb_render::undo_text::undo(n.report)
+    });
     Ok(0)
 }
 

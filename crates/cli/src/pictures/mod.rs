@@ -5,7 +5,7 @@
 pub mod datadir;
 
 use crate::args::{ColorChoice, Format};
-use crate::output::{colour_on, Kind, Output};
+use crate::output::{colour_on, Kind, Named, Output};
 use crate::CliError;
 use innodb_render::png;
 use std::path::Path;
@@ -62,10 +62,11 @@ pub struct Drawing<M> {
 
 impl<M: innodb_render::Serialize> Drawing<M> {
     /// Writes `model` as a PNG when `png_out` is given (and says so), else
-    /// prints it as terminal text or JSON.
+    /// prints it as terminal text or JSON (naming `files`, what it is of).
     pub fn draw(
         &self,
         model: &M,
+        files: &[&Path],
         format: Format,
         png_out: Option<&Path>,
         color: ColorChoice,
@@ -79,7 +80,8 @@ impl<M: innodb_render::Serialize> Drawing<M> {
         }
         let colour = colour_on(color);
         let kind = if colour { Kind::Coloured } else { Kind::Text };
-        out.report_as(format, model, |m| (self.text)(m, colour), kind);
+        let named = Named::new(files, model);
+        out.report_as(format, &named, |n| (self.text)(n.report, colour), kind);
         Ok(0)
     }
 }
