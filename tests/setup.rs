@@ -95,3 +95,38 @@ fn man_pages_list_every_command_and_option() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("records"));
 }
+
+/// `--help` at 80 columns: no line wider than the screen (words wrapped,
+/// not cut), the options every command takes apart under their own
+/// heading after the command's own, and the program's help ends with
+/// examples.
+#[test]
+fn help_fits_80_columns_and_keeps_global_options_apart() {
+    let help = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_innodb-inspect"))
+            .args(args)
+            .env("COLUMNS", "80")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let program = Cli::command();
+    for sub in program.get_subcommands() {
+        let text = help(&[sub.get_name(), "--help"]);
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{} --help: {line:?}",
+                sub.get_name()
+            );
+        }
+        let global = text.find("Global options (any command):").unwrap();
+        assert!(text[global..].contains("--format"), "{}", sub.get_name());
+        if let Some(own) = text.find("Options:") {
+            assert!(own < global, "{}", sub.get_name());
+        }
+    }
+    let top = help(&["--help"]);
+    assert!(top.contains("Examples:\n  innodb-inspect summary"), "{top}");
+}

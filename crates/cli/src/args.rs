@@ -3,40 +3,56 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// Examples under the program's help: the first things a DBA runs.
+const EXAMPLES: &str = "Examples:
+  innodb-inspect summary /var/lib/mysql/shop/orders.ibd
+  innodb-inspect checksum --datadir /var/lib/mysql
+  innodb-inspect --datadir /var/lib/mysql records shop/orders --format csv
+  innodb-inspect indexes orders.ibd --system ibdata1
+  innodb-inspect heatmap orders.ibd --png orders.png
+  innodb-inspect --datadir /var/lib/mysql undo
+  innodb-inspect browse /var/lib/mysql
+
+Every command: innodb-inspect COMMAND --help; manual pages: innodb-inspect man [COMMAND]";
+
+/// The heading of the options every command takes, apart from the
+/// command's own in its help.
+const GLOBAL: &str = "Global options (any command)";
+
 /// Reads InnoDB tablespace files (.ibd, ibdata1, undo tablespaces) from disk,
 /// with no server running. Files are opened read-only; `.gz` files are read
 /// through a temporary copy.
 #[derive(Debug, Parser)]
-#[command(name = "innodb-inspect", version, about)]
+#[command(name = "innodb-inspect", version, about, after_help = EXAMPLES)]
 pub struct Cli {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true, help_heading = GLOBAL)]
     pub format: Format,
     /// Physical page size to use when page 0 is damaged (1k, 2k, 4k, 8k, 16k,
     /// 32k, 64k or a byte count).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub page_size: Option<PageSize>,
     /// The system tablespace (ibdata1) whose data dictionary names tables
     /// and indexes in the reports (MariaDB, MySQL 5.x).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub system: Option<PathBuf>,
     /// A data directory: its ibdata1 (or ibdata1.gz) is the system
     /// tablespace, as with --system, and a FILE not found as given is looked
     /// for inside it (`test/t1.ibd`, `test/t1`).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub datadir: Option<PathBuf>,
     /// Where the undo tablespaces of the --datadir are when they are not in
     /// it (the server's innodb_undo_directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "DIR")]
     pub undo_directory: Option<PathBuf>,
     /// The most a `.gz` input is inflated to (bytes, or with k, M, G, T).
     /// Without it: twice what its page 0 claims plus 64M, at most 64G;
     /// never more than the temporary directory has room for.
-    #[arg(long, global = true, value_name = "SIZE")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "SIZE")]
     pub gz_limit: Option<ByteSize>,
     /// No progress bar on stderr (it is shown only on a terminal, for scans
     /// that take more than a second).
-    #[arg(long, short, global = true)]
+    #[arg(long, short, global = true, help_heading = GLOBAL)]
     pub quiet: bool,
     /// What to do.
     #[command(subcommand)]
