@@ -838,6 +838,18 @@ fn records_at_80x24_show_values_and_open_whole() {
         for name in ["dt", "dtm", "c_lat", "vc_lat", "vc_utf8", "tx"] {
             assert_eq!(value(name), server[name].as_str().unwrap(), "{name}");
         }
+        // The roll pointer taken apart: bits 48-54, 16-47, 0-15.
+        let roll = value("DB_ROLL_PTR");
+        let rp: u64 = roll.split(' ').next().unwrap().parse().unwrap();
+        assert!(
+            roll.contains(&format!(
+                "rollback segment {}, undo page {} offset {}",
+                rp >> 48 & 0x7f,
+                rp >> 16 & 0xffff_ffff,
+                rp & 0xffff
+            )),
+            "{roll}"
+        );
         insta::assert_snapshot!("browse_record_80x24@p16k__t_types", screen(&app, 80, 24));
         run(&mut app, &[Action::End]);
         insta::assert_snapshot!(

@@ -43,9 +43,18 @@ pub fn record_view(p: &PageView, i: usize) -> RecordView {
         Some((t, row)) => {
             for (k, (f, v)) in t.fields.iter().zip(&row.values).enumerate() {
                 let text = value_text(v);
-                let value = match row.external.iter().find(|e| e.0 == k) {
-                    Some((_, page)) => format!("[off-page from page {page}, b follows] {text}"),
-                    None => text,
+                let value = match (row.external.iter().find(|e| e.0 == k), &row.roll_ptr) {
+                    (Some((_, page)), _) => {
+                        format!("[off-page from page {page}, b follows] {text}")
+                    }
+                    (None, Some(rp)) if f.name == "DB_ROLL_PTR" => format!(
+                        "{text} ({}, rollback segment {}, undo page {} offset {}; r follows)",
+                        if rp.insert { "insert" } else { "update" },
+                        rp.rseg,
+                        rp.page,
+                        rp.offset
+                    ),
+                    (None, _) => text,
                 };
                 lines.push((f.name.clone(), value));
             }
