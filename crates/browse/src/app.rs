@@ -380,6 +380,8 @@ pub struct Drawn {
     /// How far the lines shown can scroll sideways: the longest line less
     /// the width it is shown in.
     pub hmax: usize,
+    /// The help's last first line: its lines less the rows it has.
+    pub help_max: usize,
 }
 
 /// The screen width from which the page view shows its hex pane unless
@@ -725,7 +727,7 @@ impl App {
 
     /// Keys while the help is open: it scrolls, and closes on `?`, Esc.
     fn apply_help(&mut self, action: Action) {
-        let last = crate::action::KEYS.len();
+        let last = self.drawn.get().help_max;
         match action {
             Action::ToggleHelp | Action::Cancel | Action::Back => self.help = false,
             Action::Quit => self.quit = true,

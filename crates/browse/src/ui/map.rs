@@ -89,7 +89,7 @@ pub fn space(frame: &mut Frame, app: &App, area: Rect, cursor: u64, by: HeatmapB
     let inner = block.inner(top);
     frame.render_widget(block, top);
     draw_map_or_progress(frame, app, inner, cursor, by);
-    let info_w = (bottom.width * 2 / 5).clamp(34, 44);
+    let info_w = (bottom.width * 2 / 5).clamp(26, 44);
     let [legend, info] =
         Layout::horizontal([Constraint::Min(20), Constraint::Length(info_w)]).areas(bottom);
     let legend_rows = usize::from(legend.height.saturating_sub(2));
@@ -391,10 +391,7 @@ fn legend_lines(app: &App, by: HeatmapBy, rows: usize) -> Vec<Line<'static>> {
     if lines.len() > rows && rows > 0 {
         let hidden = lines.len() - (rows - 1);
         lines.truncate(rows - 1);
-        lines.push(Line::raw(format!(
-            " … {} more (a taller screen shows them)",
-            hidden
-        )));
+        lines.push(Line::raw(format!(" … {hidden} more")));
     }
     lines
 }

@@ -238,7 +238,9 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     }
     let h = (lines.len() as u16 + 2).min(area.height);
     let inner = usize::from(h.saturating_sub(2));
-    let top = app.help_scroll.min(lines.len().saturating_sub(inner));
+    let max = lines.len().saturating_sub(inner);
+    let top = app.help_scroll.min(max);
+    note(app, |d| d.help_max = max);
     let more = if lines.len() > inner {
         format!(
             " lines {}-{} of {}, ↑ ↓ scroll ",
