@@ -82,8 +82,15 @@ pub fn space(frame: &mut Frame, app: &App, area: Rect, cursor: u64, by: HeatmapB
     }
     // Narrow: the map on top (its rows scroll to keep the cursor in view),
     // the legend and the page under it.
+    // The legend gets its lines (up to half the screen) when the map's
+    // rows would not fit anyway: they say what the symbols mean.
+    let legend_len = app.map(by).map_or(0, |r| r.legend.len())
+        + usize::from(app.bad.as_ref().is_some_and(|b| b.pages > 0));
+    let under = u16::try_from(legend_len + 2)
+        .unwrap_or(u16::MAX)
+        .clamp(UNDER_MIN, (area.height / 2).max(UNDER_MIN));
     let want = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
-    let map_h = want.min(area.height.saturating_sub(UNDER_MIN)).max(3);
+    let map_h = want.min(area.height.saturating_sub(under)).max(3);
     let [top, bottom] =
         Layout::vertical([Constraint::Length(map_h), Constraint::Min(0)]).areas(area);
     let inner = block.inner(top);
