@@ -1031,4 +1031,23 @@ fn the_mouse_opens_cells_and_scrolls() {
         panic!()
     };
     assert_eq!(p.selected, first + 7);
+    // The index list: its header is no index; a click on the index, which
+    // is selected already, opens its levels.
+    run(&mut app, &[Action::IndexView]);
+    buffer(&app, 80, 24);
+    let (area, _) = app.drawn.get().list.unwrap();
+    run(&mut app, &[Action::Click(area.x + 2, area.y)]);
+    assert!(matches!(app.view(), Some(View::Indexes { selected: 0 })));
+    run(&mut app, &[Action::Click(area.x + 2, area.y + 1)]);
+    let Some(View::Levels { index: 0, .. }) = app.view() else {
+        panic!("no levels view");
+    };
+    buffer(&app, 80, 24);
+    // Below the last level: nothing.
+    let (area, _) = app.drawn.get().list.unwrap();
+    run(&mut app, &[Action::Click(area.x + 2, area.y + 5)]);
+    let Some(View::Levels { selected, .. }) = app.view() else {
+        panic!()
+    };
+    assert_eq!(*selected, 0);
 }

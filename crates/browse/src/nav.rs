@@ -410,10 +410,20 @@ impl App {
         if !area.contains(ratatui::layout::Position { x, y }) {
             return;
         }
-        let line = first + usize::from(y - area.y);
-        let Some(selected) = self.selection_mut() else {
+        let mut line = first + usize::from(y - area.y);
+        if matches!(self.view(), Some(View::Indexes { .. })) {
+            // The index list's first line is its header.
+            match line.checked_sub(1) {
+                Some(l) => line = l,
+                None => return,
+            }
+        }
+        let Some((selected, n)) = self.selection_mut() else {
             return;
         };
+        if line >= n {
+            return;
+        }
         if *selected == line {
             self.apply_in_view(Action::Open);
         } else {
@@ -421,20 +431,41 @@ impl App {
         }
     }
 
-    /// The selected line of the current list-like view, to set by mouse
-    /// (the index list has a header line above its first index).
-    fn selection_mut(&mut self) -> Option<&mut usize> {
-        match self.views.last_mut()? {
-            View::Datadir { selected }
-            | View::Levels { selected, .. }
-            | View::LevelPages { selected, .. }
-            | View::SegmentPages { selected, .. }
-            | View::Findings { selected }
-            | View::History { selected, .. } => Some(selected),
-            View::Page(p) => Some(&mut p.selected),
-            View::Record(r) => Some(&mut r.selected),
-            View::Indexes { .. } | View::Space { .. } => None,
-        }
+    /// The selected line of the current list-like view, to set by mouse,
+    /// and how many lines it has.
+    fn selection_mut(&mut self) -> Option<(&mut usize, usize)> {
+        let n_findings = self.findings().len();
+        let n_indexes = match &self.indexes {
+            Some(Ok(r)) => r.indexes.len(),
+            _ => 0,
+        };
+        let n_levels = |index: usize| match &self.indexes {
+            Some(Ok(r)) => r.indexes.get(index).map_or(0, |i| i.pages_per_level.len()),
+            _ => 0,
+        };
+        let n_files = self.datadir.len();
+        let levels = match self.views.last()? {
+            View::Levels { index, .. } => n_levels(*index),
+            _ => 0,
+        };
+        Some(match self.views.last_mut()? {
+            View::Datadir { selected } => (selected, n_files),
+            View::Indexes { selected } => (selected, n_indexes),
+            View::Levels { selected, .. } => (selected, levels),
+            View::LevelPages {
+                selected, pages, ..
+            } => (selected, pages.len()),
+            View::SegmentPages {
+                selected, pages, ..
+            } => (selected, pages.len()),
+            View::Findings { selected } => (selected, n_findings),
+            View::History {
+                selected, history, ..
+            } => (selected, history.versions.len()),
+            View::Page(p) => (&mut p.selected, p.items.len()),
+            View::Record(r) => (&mut r.selected, r.lines.len()),
+            View::Space { .. } => return None,
+        })
     }
 
     /// The wheel: the map's cursor a row, a list a few lines.
