@@ -228,17 +228,24 @@ pub fn history(frame: &mut Frame, app: &App, area: Rect, h: &RowHistory, selecte
     let names: Vec<&str> = h.fields.iter().map(|f| f.name.as_str()).collect();
     let mut rows = Vec::new();
     for (i, v) in h.versions.iter().enumerate() {
-        let values: Vec<String> = names
+        // The table's columns first, the transaction and roll pointer after
+        // them, then the undo record the version was rebuilt from.
+        let mut values: Vec<(bool, String)> = names
             .iter()
             .zip(&v.values)
-            .map(|(n, val)| format!("{n}={}", value_text(val)))
+            .map(|(n, val)| {
+                let system = super::page::SYSTEM_COLUMNS.contains(n);
+                (system, format!("{n}={}", value_text(val)))
+            })
             .collect();
+        values.sort_by_key(|(system, _)| *system);
+        let values: Vec<String> = values.into_iter().map(|(_, t)| t).collect();
         let via = v
             .undo
             .as_ref()
             .map(|u| {
                 format!(
-                    " via undo {} page {} @{} ({})",
+                    "  ← undo {} page {} @{} ({})",
                     u.kind,
                     u.page,
                     u.offset,
@@ -247,10 +254,9 @@ pub fn history(frame: &mut Frame, app: &App, area: Rect, h: &RowHistory, selecte
             })
             .unwrap_or_default();
         rows.push(format!(
-            "v{i} trx {}{}{}: {}",
+            "v{i} trx {}{}: {}{via}",
             v.trx_id,
             if v.deleted { " deleted" } else { "" },
-            via,
             values.join(" ")
         ));
     }

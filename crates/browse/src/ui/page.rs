@@ -68,7 +68,7 @@ pub fn record(frame: &mut Frame, app: &App, area: Rect, r: &RecordView) {
 
 /// Columns the server adds to a clustered index record, shown after the
 /// table's own in a record's line.
-const SYSTEM_COLUMNS: [&str; 2] = ["DB_TRX_ID", "DB_ROLL_PTR"];
+pub(super) const SYSTEM_COLUMNS: [&str; 2] = ["DB_TRX_ID", "DB_ROLL_PTR"];
 
 fn item_line<'a>(
     p: &'a PageView,
