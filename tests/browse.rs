@@ -24,11 +24,16 @@ fn fixture(config: &str, name: &str) -> PathBuf {
         .join(format!("{name}.gz"))
 }
 
-/// The screen of `app` at `w` × `h`, as text.
-fn screen(app: &App, w: u16, h: u16) -> String {
+/// The screen of `app` at `w` × `h`, as drawn.
+fn buffer(app: &App, w: u16, h: u16) -> ratatui::buffer::Buffer {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| innodb_browse::ui::draw(f, app)).unwrap();
-    let buf = t.backend().buffer();
+    t.backend().buffer().clone()
+}
+
+/// The screen of `app` at `w` × `h`, as text.
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let buf = &buffer(app, w, h);
     let mut out = String::new();
     for y in 0..h {
         let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
@@ -197,6 +202,29 @@ fn search_a_key_and_follow_the_roll_pointer() {
         // t_undo starts with v = id; each of the 5 rounds adds 1000.
         assert_eq!(v, ["5005", "4005", "3005", "2005", "1005", "5"]);
         insta::assert_snapshot!("browse_history@p16k-undo__t_undo", screen(&app, 150, 14));
+        // Enter on a version: the undo record it was rebuilt from, on its
+        // undo log page of the system tablespace, the record selected.
+        let step = history.versions[1].undo.clone().unwrap();
+        run(&mut app, &[Action::Down, Action::Open]);
+        let Some(View::Page(p)) = app.view() else {
+            panic!("no undo page: {}", app.status);
+        };
+        assert_eq!(p.detail.page, step.page);
+        assert_eq!(p.detail.page_type, "UNDO_LOG");
+        let source = p.source.clone().expect("a page of another file");
+        let undo_space = Tablespace::open(&source, OpenOptions::default()).unwrap();
+        assert_eq!(undo_space.space_id(), step.space_id);
+        let range = p.selected_range().unwrap();
+        assert!(
+            range.contains(&usize::from(step.offset)),
+            "{range:?} {}",
+            step.offset
+        );
+        insta::assert_snapshot!(
+            "browse_undo_record@p16k-undo__t_undo",
+            screen(&app, 100, 16)
+        );
+        run(&mut app, &[Action::Back]);
         // A key that is not there.
         run(&mut app, &[Action::Back, Action::StartSearch]);
         typed(&mut app, "999999");
@@ -282,6 +310,17 @@ fn findings_are_listed_and_jumpable() {
     bytes[7 * 16384 + 1000] ^= 0xff;
     std::fs::write(&copy, &bytes).unwrap();
     let mut app = App::open(&copy, Context::default()).unwrap();
+    app.plain = true;
+    app.wait_jobs();
+    // The bad page is marked on the map (and only it), and counted.
+    let buf = buffer(&app, 80, 24);
+    for n in 0..64 {
+        let (x, y) = cell_on_screen(&app, n);
+        assert_eq!(buf[(x, y)].symbol() == "✗", n == 7, "page {n}");
+    }
+    assert_eq!(app.bad.as_ref().unwrap().pages, 1);
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("1        bad (checksum or LSN)"), "{text}");
     run(&mut app, &[Action::FindingsView]);
     let pages: Vec<Option<u32>> = app.findings().iter().map(|f| f.page).collect();
     assert_eq!(pages, [Some(7)], "{:?}", app.findings());
@@ -599,4 +638,416 @@ fn the_roll_pointer_of_a_mysql_row_leads_through_its_undo_tablespaces() {
             .unwrap();
         assert_eq!(v.len() as u64, 2 + rounds, "{}: {v:?}", copy.name);
     }
+}
+
+/// The server's `innodb_index_stats` value `name` of `table`'s `index`.
+fn index_stat(set: &str, table: &str, index: &str, name: &str) -> u64 {
+    let truth: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("../../fixtures/{set}/truth.json")).unwrap())
+            .unwrap();
+    truth["index_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["table"] == table && s["index"] == index && s["stat_name"] == name)
+        .unwrap()["stat_value"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The screen position of page `n`'s cell on the map (the last frame drawn).
+fn cell_on_screen(app: &App, n: u64) -> (u16, u16) {
+    let d = app.drawn.get();
+    let (x0, y0) = d.map_origin.expect("a map drawn");
+    let (columns, per_cell) = d.map_layout;
+    let cell = n / per_cell;
+    let (row, col) = (
+        cell / columns - d.map_first.1,
+        cell % columns - d.map_first.0,
+    );
+    (x0 + col as u16, y0 + row as u16)
+}
+
+/// At 80 × 24 with NO_COLOR: a whole extent row of 64 cells, each page
+/// its class's symbol (the heatmap's), FSP_HDR, IBUF_BITMAP, INODE, INDEX
+/// and free pages told apart; the legend's INDEX leaf count is the
+/// server's `n_leaf_pages`; the cursor is its cell in reverse video.
+#[test]
+fn the_map_at_80x24_without_colour() {
+    use innodb_analysis::pictures::heatmap::HeatmapBy;
+    settings().bind(|| {
+        let file = fixture("p16k", "test/t_random.ibd");
+        let mut app = App::open(&file, Context::default()).unwrap();
+        app.plain = true;
+        app.wait_jobs();
+        let text = screen(&app, 80, 24);
+        insta::assert_snapshot!("browse_map_80x24_no_color@p16k__t_random", text);
+        let buf = buffer(&app, 80, 24);
+        let raster = app.map(HeatmapBy::PageType).unwrap();
+        let symbol_of = |n: u64| raster.item(raster.cell_of_page(n).unwrap()).unwrap();
+        // Every cell of the first row, page 0 to 63, is on screen as its symbol.
+        for n in 0..64 {
+            let (x, y) = cell_on_screen(&app, n);
+            assert_eq!(
+                buf[(x, y)].symbol(),
+                symbol_of(n).symbol.to_string(),
+                "page {n}"
+            );
+        }
+        // Which pages are what, from the space map and the page headers.
+        let space = &app.file.as_ref().unwrap().space;
+        let map = app.file.as_ref().unwrap().map.clone().unwrap();
+        let type_of = |n: u32| {
+            innodb_analysis::reports::page_detail::PageDetail::build(space, n)
+                .unwrap()
+                .page_type
+        };
+        let free = (0..map.free_limit)
+            .find(|&p| map.is_page_free(p))
+            .expect("a free page below the free limit");
+        let mut seen = Vec::new();
+        for (n, want) in [
+            (0, "FSP_HDR"),
+            (1, "IBUF_BITMAP"),
+            (2, "INODE"),
+            (3, "INDEX"),
+        ] {
+            assert_eq!(type_of(n), want);
+            seen.push((want, symbol_of(u64::from(n)).symbol));
+        }
+        seen.push(("free", symbol_of(u64::from(free)).symbol));
+        for (i, a) in seen.iter().enumerate() {
+            for b in &seen[i + 1..] {
+                assert_ne!(a.1, b.1, "{} and {} look alike", a.0, b.0);
+            }
+        }
+        // The legend says what each symbol is, with the server's leaf pages.
+        let leaves = index_stat("p16k", "test/t_random", "PRIMARY", "n_leaf_pages");
+        let leaf = raster
+            .legend
+            .iter()
+            .find(|i| i.label == "INDEX leaf")
+            .unwrap();
+        assert_eq!(leaf.pages, leaves);
+        let words = |l: &str| -> Vec<String> {
+            l.split(|c: char| c == '│' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let want = [
+            leaf.symbol.to_string(),
+            leaves.to_string(),
+            format!("{:.1}%", leaf.percent),
+            "INDEX".into(),
+            "leaf".into(),
+        ];
+        assert!(
+            text.lines().any(|l| words(l).starts_with(&want)),
+            "{want:?}: {text}"
+        );
+        // The cursor (page 0) in reverse video; no other cell.
+        let (x, y) = cell_on_screen(&app, 0);
+        assert!(buf[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED));
+        let (x, y) = cell_on_screen(&app, 1);
+        assert!(!buf[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED));
+        // The owner map: bookkeeping, the index, reserved and free.
+        run(&mut app, &[Action::Colour(HeatmapBy::Index)]);
+        insta::assert_snapshot!(
+            "browse_owner_map_80x24_no_color@p16k__t_random",
+            screen(&app, 80, 24)
+        );
+    });
+}
+
+/// The rows of t_types as the server reported them (truth.json), by id.
+fn t_types_truth(id: u64) -> serde_json::Value {
+    let truth: serde_json::Value =
+        serde_json::from_slice(&std::fs::read("../../fixtures/p16k/truth.json").unwrap()).unwrap();
+    truth["rows"]["test/t_types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()
+        .clone()
+}
+
+/// A leaf page at 80 × 24: the hex pane hidden, the records' values shown
+/// (the table's columns first); `x` brings the hex pane back; `Enter` on
+/// a record shows every field, with the server's values; `←` `→` scroll.
+#[test]
+fn records_at_80x24_show_values_and_open_whole() {
+    settings().bind(|| {
+        let dir = Path::new("../../fixtures/p16k/files");
+        let mut app = App::open(&dir.join("test/t_types.ibd.gz"), datadir_context(dir)).unwrap();
+        app.plain = true;
+        run(&mut app, &[Action::StartSearch]);
+        typed(&mut app, "1");
+        let page = current_page(&app);
+        let text = screen(&app, 80, 24);
+        insta::assert_snapshot!("browse_records_80x24@p16k__t_types", text);
+        // The selected record's line starts with the row's own columns.
+        let server = t_types_truth(1);
+        let line = text
+            .lines()
+            .find(|l| l.contains(" id=1 "))
+            .unwrap_or_else(|| panic!("no line of id 1 on page {page}: {text}"));
+        assert!(line.contains(&format!("tiu={}", server["tiu"])), "{line}");
+        assert!(
+            !text.contains("bytes "),
+            "the hex pane is hidden at 80 columns"
+        );
+        run(&mut app, &[Action::ToggleHex]);
+        assert!(screen(&app, 80, 24).contains(" bytes "));
+        run(&mut app, &[Action::ToggleHex]);
+        // Sideways: the lines move 8 columns left.
+        let before = screen(&app, 80, 24);
+        run(&mut app, &[Action::Right]);
+        let after = screen(&app, 80, 24);
+        assert_eq!(app.hscroll, 8);
+        for (b, a) in before.lines().zip(after.lines()).skip(2).take(19) {
+            let b: Vec<char> = b.chars().collect();
+            let a: Vec<char> = a.chars().collect();
+            if b.len() > 20 {
+                assert_eq!(a[1..40], b[9..48], "{after}");
+            }
+        }
+        run(&mut app, &[Action::Left]);
+        assert_eq!(app.hscroll, 0);
+        // The record view: every field, whole, as the server has it.
+        run(&mut app, &[Action::Open]);
+        let Some(View::Record(r)) = app.view() else {
+            panic!("no record view: {}", app.status);
+        };
+        let value = |name: &str| {
+            r.lines
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("no field {name}"))
+                .1
+                .clone()
+        };
+        for name in ["id", "tiu", "si", "iu", "bi", "biu", "yr"] {
+            assert_eq!(value(name), server[name].to_string(), "{name}");
+        }
+        for name in ["dt", "dtm", "c_lat", "vc_lat", "vc_utf8", "tx"] {
+            assert_eq!(value(name), server[name].as_str().unwrap(), "{name}");
+        }
+        // The roll pointer taken apart: bits 48-54, 16-47, 0-15.
+        let roll = value("DB_ROLL_PTR");
+        let rp: u64 = roll.split(' ').next().unwrap().parse().unwrap();
+        assert!(
+            roll.contains(&format!(
+                "rollback segment {}, undo page {} offset {}",
+                rp >> 48 & 0x7f,
+                rp >> 16 & 0xffff_ffff,
+                rp & 0xffff
+            )),
+            "{roll}"
+        );
+        insta::assert_snapshot!("browse_record_80x24@p16k__t_types", screen(&app, 80, 24));
+        run(&mut app, &[Action::End]);
+        insta::assert_snapshot!(
+            "browse_record_end_80x24@p16k__t_types",
+            screen(&app, 80, 24)
+        );
+    });
+}
+
+/// The help at 80 × 24 shows every key, `q` last; on a short screen it
+/// scrolls to it.
+#[test]
+fn the_help_shows_every_key() {
+    settings().bind(|| {
+        let file = fixture("p16k", "test/t_random.ibd");
+        let mut app = App::open(&file, Context::default()).unwrap();
+        app.plain = true;
+        run(&mut app, &[Action::ToggleHelp]);
+        let text = screen(&app, 80, 24);
+        insta::assert_snapshot!("browse_help_80x24@p16k__t_random", text);
+        for (key, what) in innodb_browse::action::KEYS {
+            let line = text
+                .lines()
+                .find(|l| {
+                    l.trim_start_matches('│')
+                        .trim_start()
+                        .starts_with(&format!("{key}  "))
+                })
+                .unwrap_or_else(|| panic!("{key} not shown: {text}"));
+            assert!(line.contains(&what[..what.len().min(20)]), "{line}");
+        }
+        let short = screen(&app, 80, 12);
+        assert!(!short.contains("q, Ctrl-C"));
+        run(&mut app, &[Action::End]);
+        let short = screen(&app, 80, 12);
+        assert!(short.contains("q, Ctrl-C  quit"), "{short}");
+        run(&mut app, &[Action::Cancel]);
+        assert!(!app.help);
+    });
+}
+
+/// Along the leaf chain by FIL_PAGE_NEXT, one view each: the server's
+/// `n_leaf_pages` pages; the trail stays within the screen, cut from the
+/// left with the current page last, the views bounded; the status line
+/// tells the last key's message, then where the selection is.
+#[test]
+fn the_trail_and_the_status_line_stay_true() {
+    let file = fixture("p16k", "test/t_random.ibd");
+    let mut app = App::open(&file, Context::default()).unwrap();
+    let space = Tablespace::open(&file, OpenOptions::default()).unwrap();
+    let leaves = innodb_analysis::reports::tree_report::TreeReport::build(&space, 24, Some(0))
+        .unwrap()
+        .pages;
+    run(&mut app, &[Action::StartGoto]);
+    typed(&mut app, &leaves[0].page.to_string());
+    let mut visited = vec![current_page(&app)];
+    loop {
+        select(&mut app, |p, it| match it {
+            Item::Field(s, f) => p.detail.sections[s].fields[f].name == "FIL_PAGE_NEXT",
+            _ => false,
+        });
+        run(&mut app, &[Action::Open]);
+        let now = current_page(&app);
+        if now == *visited.last().unwrap() {
+            break;
+        }
+        visited.push(now);
+        let text = screen(&app, 80, 24);
+        let title = text.lines().next().unwrap();
+        assert!(title.chars().count() <= 80);
+        assert!(title.ends_with(&format!("page {now}")), "{title}");
+        assert!(app.views.len() <= innodb_browse::app::MAX_VIEWS);
+    }
+    let expected = index_stat("p16k", "test/t_random", "PRIMARY", "n_leaf_pages");
+    assert_eq!(visited.len() as u64, expected);
+    let order: Vec<u32> = leaves.iter().map(|p| p.page).collect();
+    assert_eq!(visited, order, "the chain is the key order");
+    let text = screen(&app, 80, 24);
+    assert!(text.lines().next().unwrap().contains("… › "), "{text}");
+    // FIL_NULL: a message, gone at the next key.
+    assert!(!app.status.is_empty());
+    let last_line = |t: &str| t.lines().last().unwrap().to_string();
+    assert!(app.status.starts_with(&last_line(&text)), "{text}");
+    run(&mut app, &[Action::Down]);
+    assert!(app.status.is_empty());
+    let Some(View::Page(p)) = app.view() else {
+        panic!()
+    };
+    let want = format!(
+        "page {}, line {} of {}",
+        p.detail.page,
+        p.selected + 1,
+        p.items.len()
+    );
+    assert_eq!(last_line(&screen(&app, 80, 24)), want);
+    // `s` goes back to the map, not onto a new one.
+    run(&mut app, &[Action::SpaceView]);
+    assert_eq!(app.views.len(), 1);
+}
+
+/// A list base or node leads to its page with the node's line selected:
+/// FSP_FREE_FRAG to the XDES entry's node, FSP_SEG_INODES_FREE to the
+/// INODE page's node.
+#[test]
+fn list_addresses_open_at_the_node() {
+    use innodb_format::field::Pointer;
+    let file = fixture("p16k", "test/t_random.ibd");
+    let mut app = App::open(&file, Context::default()).unwrap();
+    for base in ["FSP_FREE_FRAG", "FSP_SEG_INODES_FREE"] {
+        run(&mut app, &[Action::StartGoto]);
+        typed(&mut app, "0");
+        select(&mut app, |p, it| match it {
+            Item::Field(s, f) => p.detail.sections[s].fields[f].name == base,
+            _ => false,
+        });
+        let first = match app.view() {
+            Some(View::Page(p)) => match p.item() {
+                Some(Item::Field(s, f)) => match p.detail.sections[s].fields[f].pointer {
+                    Some(Pointer::ListBase {
+                        first: Some(a),
+                        len,
+                        ..
+                    }) if len > 0 => a,
+                    other => panic!("{base}: {other:?}"),
+                },
+                _ => panic!(),
+            },
+            _ => panic!(),
+        };
+        run(&mut app, &[Action::Open]);
+        assert_eq!(current_page(&app), first.page, "{base}");
+        let Some(View::Page(p)) = app.view() else {
+            panic!()
+        };
+        let range = p.selected_range().unwrap();
+        assert_eq!(range.start, usize::from(first.offset), "{base}");
+        let Some(Item::Field(s, f)) = p.item() else {
+            panic!("{base}: no field selected")
+        };
+        let name = p.detail.sections[s].fields[f].name;
+        assert!(
+            name.ends_with("FLST_NODE") || name.ends_with("PAGE_NODE"),
+            "{base}: {name}"
+        );
+    }
+}
+
+/// The mouse: a click on a map cell opens its page; the wheel moves the
+/// cursor a row; a click on a line selects it, a second opens it.
+#[test]
+fn the_mouse_opens_cells_and_scrolls() {
+    let file = fixture("p16k", "test/t_random.ibd");
+    let mut app = App::open(&file, Context::default()).unwrap();
+    app.wait_jobs();
+    buffer(&app, 80, 24);
+    let (x, y) = cell_on_screen(&app, 70);
+    run(&mut app, &[Action::Click(x, y)]);
+    assert_eq!(current_page(&app), 70);
+    run(
+        &mut app,
+        &[Action::Back, Action::WheelDown, Action::WheelDown],
+    );
+    match app.view() {
+        Some(View::Space { cursor, .. }) => assert_eq!(*cursor, 70 + 2 * 64),
+        _ => panic!("not the map"),
+    }
+    run(&mut app, &[Action::WheelUp, Action::StartGoto]);
+    typed(&mut app, "3");
+    buffer(&app, 80, 24);
+    let (area, first) = app.drawn.get().list.unwrap();
+    run(&mut app, &[Action::Click(area.x + 2, area.y + 4)]);
+    let Some(View::Page(p)) = app.view() else {
+        panic!()
+    };
+    assert_eq!(p.selected, first + 4);
+    // The wheel moves a list three lines.
+    run(&mut app, &[Action::WheelDown]);
+    let Some(View::Page(p)) = app.view() else {
+        panic!()
+    };
+    assert_eq!(p.selected, first + 7);
+    // The index list: its header is no index; a click on the index, which
+    // is selected already, opens its levels.
+    run(&mut app, &[Action::IndexView]);
+    buffer(&app, 80, 24);
+    let (area, _) = app.drawn.get().list.unwrap();
+    run(&mut app, &[Action::Click(area.x + 2, area.y)]);
+    assert!(matches!(app.view(), Some(View::Indexes { selected: 0 })));
+    run(&mut app, &[Action::Click(area.x + 2, area.y + 1)]);
+    let Some(View::Levels { index: 0, .. }) = app.view() else {
+        panic!("no levels view");
+    };
+    buffer(&app, 80, 24);
+    // Below the last level: nothing.
+    let (area, _) = app.drawn.get().list.unwrap();
+    run(&mut app, &[Action::Click(area.x + 2, area.y + 5)]);
+    let Some(View::Levels { selected, .. }) = app.view() else {
+        panic!()
+    };
+    assert_eq!(*selected, 0);
 }

@@ -2,7 +2,7 @@
 //! app changes only through [`crate::App::apply`].
 
 use innodb_analysis::pictures::heatmap::HeatmapBy;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
 /// Something the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,14 @@ pub enum Action {
     Cancel,
     /// Show or hide the key help.
     ToggleHelp,
+    /// Show or hide the page view's hex pane.
+    ToggleHex,
+    /// A mouse click at this column and row of the screen.
+    Click(u16, u16),
+    /// The mouse wheel, up.
+    WheelUp,
+    /// The mouse wheel, down.
+    WheelDown,
     /// Leave.
     Quit,
 }
@@ -106,18 +114,34 @@ pub fn action_for(key: KeyEvent, prompting: bool) -> Option<Action> {
         KeyCode::Char('g') => Action::StartGoto,
         KeyCode::Char('/') => Action::StartSearch,
         KeyCode::Char('?') => Action::ToggleHelp,
+        KeyCode::Char('x') => Action::ToggleHex,
         KeyCode::Char('q') => Action::Quit,
         _ => return None,
     })
 }
 
+/// The action of a mouse event: a click of the left button, the wheel.
+pub fn action_for_mouse(m: MouseEvent) -> Option<Action> {
+    match m.kind {
+        MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left) => {
+            Some(Action::Click(m.column, m.row))
+        }
+        MouseEventKind::ScrollUp => Some(Action::WheelUp),
+        MouseEventKind::ScrollDown => Some(Action::WheelDown),
+        _ => None,
+    }
+}
+
 /// The keys, as the help shows them.
 pub const KEYS: &[(&str, &str)] = &[
-    ("arrows, h j k l", "move the cursor or the selection"),
+    (
+        "arrows, h j k l",
+        "move; in lists and pages ← → scroll sideways",
+    ),
     ("PgUp PgDn, Home End", "a screen, the first, the last"),
     (
         "Enter",
-        "open: page, index, level; follow the selected pointer or child page",
+        "open: page, index, level, record; follow a pointer",
     ),
     (
         "Esc, Backspace",
@@ -125,27 +149,27 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "[  ]",
-        "FIL_PAGE_PREV / FIL_PAGE_NEXT (in the map: page before / after)",
+        "FIL_PAGE_PREV / FIL_PAGE_NEXT (map: page before/after)",
     ),
     ("n", "the selected record's next record"),
     (
         "r",
-        "the selected record's DB_ROLL_PTR: its older versions from the undo log",
+        "the record's DB_ROLL_PTR: its versions in the undo log",
     ),
-    (
-        "b",
-        "the selected record's off-page column: the first page of its BLOB chain",
-    ),
+    ("b", "the record's off-page column: its first BLOB page"),
+    ("x", "page view: show or hide the hex pane"),
     (
         "c, 1 2 3 4",
-        "map colouring: cycle; page type, LSN age, fill, owner",
+        "map colouring: next; type, LSN age, fill, owner",
     ),
     ("s  i  f", "the map, the indexes, the findings"),
     ("g", "go to a page number"),
+    ("/", "search a primary key (values joined by commas)"),
     (
-        "/",
-        "search a primary key (values joined by commas), down the clustered index",
+        "mouse",
+        "click a map cell: its page; a line: select, again: open",
     ),
-    ("?", "this help"),
+    ("wheel", "move the map cursor a row, a list three lines"),
+    ("?", "this help (↑ ↓ scroll it)"),
     ("q, Ctrl-C", "quit"),
 ];

@@ -2,22 +2,22 @@
 //! views in [`crate::ui`] draw from `&App`.
 
 use crate::action::Action;
-use crate::follow::Target;
-use crate::jobs::{Job, JobDone, JobKind};
-use innodb_analysis::pictures::heatmap::{self, HeatmapBy};
+use crate::jobs::{BadPages, Job, JobDone, JobKind};
+use innodb_analysis::pictures::heatmap::HeatmapBy;
 use innodb_analysis::pictures::Raster;
 use innodb_analysis::reports::indexes::IndexesReport;
 use innodb_analysis::reports::naming::IndexNames;
 use innodb_analysis::reports::page_detail::PageDetail;
 use innodb_analysis::reports::sdi_report::SdiReport;
 use innodb_analysis::reports::space_reports::{header, SpaceHeader};
-use innodb_analysis::reports::tree_report::{TreePage, TreeReport};
+use innodb_analysis::reports::tree_report::TreePage;
 use innodb_analysis::rows::key_search::KeySearch;
 use innodb_analysis::rows::records::{RecordsReport, Row, Schema};
 use innodb_analysis::rows::row_history::RowHistory;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::space_map::SpaceMap;
 use innodb_space::{Finding, OpenOptions, Tablespace};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -78,6 +78,9 @@ pub struct PageView {
     pub items: Vec<Item>,
     /// The selected line.
     pub selected: usize,
+    /// The file the page is of, when not the file browsed (an undo page of
+    /// the system or an undo tablespace, opened from a row's history).
+    pub source: Option<PathBuf>,
 }
 
 impl PageView {
@@ -97,6 +100,45 @@ impl PageView {
             rows,
             items,
             selected,
+            source: None,
+        }
+    }
+
+    /// Selects the line that holds byte `offset` of the page: the record
+    /// whose bytes hold it, else the narrowest field that does (a section
+    /// title when the offset starts its first field). False when none does.
+    pub fn select_offset(&mut self, offset: usize) -> bool {
+        let mut best: Option<(usize, usize)> = None;
+        for (at, it) in self.items.iter().enumerate() {
+            let range = match *it {
+                Item::Field(s, f) => self
+                    .detail
+                    .sections
+                    .get(s)
+                    .and_then(|sec| sec.fields.get(f))
+                    .map(|f| f.offset..f.offset + f.size.max(1)),
+                Item::Record(i) => self
+                    .detail
+                    .records
+                    .as_ref()
+                    .and_then(|r| r.records.get(i))
+                    .map(|r| r.origin..r.origin + r.bytes_len.max(1)),
+                Item::Section(_) => None,
+            };
+            let Some(range) = range.filter(|r| r.contains(&offset)) else {
+                continue;
+            };
+            let width = range.len();
+            if best.is_none_or(|(_, w)| width < w) {
+                best = Some((at, width));
+            }
+        }
+        match best {
+            Some((at, _)) => {
+                self.selected = at;
+                true
+            }
+            None => false,
         }
     }
 
@@ -129,7 +171,7 @@ impl PageView {
         }
     }
 
-    fn select_record_at(&mut self, origin: usize) -> bool {
+    pub(crate) fn select_record_at(&mut self, origin: usize) -> bool {
         let Some(recs) = &self.detail.records else {
             return false;
         };
@@ -144,6 +186,16 @@ impl PageView {
             None => false,
         }
     }
+}
+
+/// The record view: every field of one record, name and whole value.
+pub struct RecordView {
+    /// The page and the record's origin, in words.
+    pub title: String,
+    /// Field names and values, one line each.
+    pub lines: Vec<(String, String)>,
+    /// The selected line.
+    pub selected: usize,
 }
 
 /// A view of the browser.
@@ -202,6 +254,8 @@ pub enum View {
         /// Selected finding.
         selected: usize,
     },
+    /// One record of a page, every field.
+    Record(Box<RecordView>),
     /// A row's versions from the undo log.
     History {
         /// The chain.
@@ -222,7 +276,16 @@ impl View {
             View::LevelPages {
                 index_id, level, ..
             } => format!("index {index_id} level {level}"),
-            View::Page(p) => format!("page {}", p.detail.page),
+            View::Page(p) => match &p.source {
+                Some(path) => format!(
+                    "{} page {}",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                    p.detail.page
+                ),
+                None => format!("page {}", p.detail.page),
+            },
+            View::Record(r) => r.title.clone(),
             View::SegmentPages { segment_id, .. } => format!("segment {segment_id}"),
             View::Findings { .. } => "findings".into(),
             View::History { history, .. } => format!("history of {}", history.key),
@@ -252,6 +315,8 @@ pub struct Prompt {
 pub struct App {
     /// What the browser was given.
     pub ctx: Context,
+    /// The path given: a tablespace or a data directory.
+    pub root: PathBuf,
     /// The data directory's tablespaces, when one was opened.
     pub datadir: Vec<PathBuf>,
     /// The file being browsed.
@@ -274,20 +339,64 @@ pub struct App {
     pub prompt: Option<Prompt>,
     /// Whether the help is shown.
     pub help: bool,
-    /// The last message.
+    /// The help's first line shown (it scrolls on a short screen).
+    pub help_scroll: usize,
+    /// The message of the last key, cleared by the next one.
     pub status: String,
+    /// Draw without colour (`NO_COLOR`): each class of the map and its
+    /// legend as its symbol, the symbols `heatmap` prints without colour.
+    pub plain: bool,
+    /// The page view's hex pane: shown, hidden, or (`None`) shown on a
+    /// screen wide enough for it.
+    pub hex: Option<bool>,
+    /// Columns the lines of the current view are scrolled to the left.
+    pub hscroll: usize,
+    /// The pages the first scan found bad, marked on the map.
+    pub bad: Option<BadPages>,
+    /// Other files opened for a page of theirs (undo pages), by path.
+    pub foreign: Vec<Tablespace>,
+    /// Where the last frame drew things, for the mouse.
+    pub drawn: Cell<Drawn>,
     /// Set when the user quits.
     pub quit: bool,
 }
 
-/// Largest number of rows the map moves on PageUp/PageDown.
-const PAGE_ROWS: u64 = 16;
+/// Where the last frame drew what the mouse can point at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// The map's first cell on screen (column, row), when a map is shown.
+    pub map_origin: Option<(u16, u16)>,
+    /// Cells and rows of the map shown.
+    pub map_size: (u16, u16),
+    /// The map's first cell shown: (column, row) in the raster.
+    pub map_first: (u64, u64),
+    /// The map's cells per row and pages per cell.
+    pub map_layout: (u64, u64),
+    /// The lines of the current list or page view on screen, and the
+    /// first line shown.
+    pub list: Option<(ratatui::layout::Rect, usize)>,
+    /// The screen's width, for the hex pane's automatic choice.
+    pub width: u16,
+    /// How far the lines shown can scroll sideways: the longest line less
+    /// the width it is shown in.
+    pub hmax: usize,
+    /// The help's last first line: its lines less the rows it has.
+    pub help_max: usize,
+}
+
+/// The screen width from which the page view shows its hex pane unless
+/// told otherwise (`x`).
+pub const HEX_PANE_WIDTH: u16 = 110;
+
+/// Views kept at most: the oldest after the first are dropped past it.
+pub const MAX_VIEWS: usize = 64;
 
 impl App {
     /// A browser on `path`: a tablespace file, or a data directory.
     pub fn open(path: &Path, ctx: Context) -> Result<App, String> {
         let mut app = App {
             ctx,
+            root: path.to_path_buf(),
             datadir: Vec::new(),
             file: None,
             views: Vec::new(),
@@ -299,7 +408,14 @@ impl App {
             pending_search: None,
             prompt: None,
             help: false,
-            status: "? for help".into(),
+            help_scroll: 0,
+            status: String::new(),
+            plain: false,
+            hex: None,
+            hscroll: 0,
+            bad: None,
+            foreign: Vec::new(),
+            drawn: Cell::new(Drawn::default()),
             quit: false,
         };
         if path.is_dir() {
@@ -364,6 +480,7 @@ impl App {
             names,
         });
         self.maps.clear();
+        self.bad = None;
         self.scan_findings = None;
         self.indexes = None;
         self.rows.clear();
@@ -383,7 +500,7 @@ impl App {
         self.views.last()
     }
 
-    fn page_count(&self) -> u64 {
+    pub(crate) fn page_count(&self) -> u64 {
         self.file
             .as_ref()
             .map_or(0, |f| u64::from(f.space.page_count()))
@@ -395,7 +512,7 @@ impl App {
     }
 
     /// Starts making the map of `by` unless it is made or being made.
-    fn ensure_map(&mut self, by: HeatmapBy) {
+    pub(crate) fn ensure_map(&mut self, by: HeatmapBy) {
         self.ensure_maps(by, None);
     }
 
@@ -508,9 +625,12 @@ impl App {
 
     fn ingest(&mut self, d: JobDone) {
         match d {
-            JobDone::Heatmaps(maps, findings) => {
+            JobDone::Heatmaps(maps, findings, bad) => {
                 for (by, raster) in maps {
                     self.maps.insert(by.name(), Arc::new(raster));
+                }
+                if self.bad.is_none() {
+                    self.bad = Some(bad);
                 }
                 if self.scan_findings.is_none() {
                     self.scan_findings = Some(findings);
@@ -545,21 +665,26 @@ impl App {
             return;
         }
         if self.help {
-            if matches!(action, Action::ToggleHelp | Action::Cancel | Action::Back) {
-                self.help = false;
-            } else if action == Action::Quit {
-                self.quit = true;
-            }
+            self.apply_help(action);
             return;
         }
+        // A message tells what the last key did: the next key clears it.
+        self.status.clear();
         match action {
             Action::Quit => self.quit = true,
-            Action::ToggleHelp => self.help = true,
+            Action::ToggleHelp => {
+                self.help = true;
+                self.help_scroll = 0;
+            }
             Action::Back => {
                 if self.views.len() > 1 {
                     self.views.pop();
+                    self.hscroll = 0;
                 }
             }
+            Action::ToggleHex => self.hex = Some(!self.hex_shown()),
+            Action::Click(x, y) => self.click(x, y),
+            Action::WheelUp | Action::WheelDown => self.wheel(action),
             Action::StartGoto if self.file.is_some() => {
                 self.prompt = Some(Prompt {
                     kind: PromptKind::Goto,
@@ -573,20 +698,73 @@ impl App {
                 })
             }
             Action::SpaceView if self.file.is_some() => {
-                let by = HeatmapBy::PageType;
-                self.ensure_map(by);
-                self.views.push(View::Space { cursor: 0, by });
+                self.ensure_map(HeatmapBy::PageType);
+                self.jump(
+                    |v| matches!(v, View::Space { .. }),
+                    View::Space {
+                        cursor: 0,
+                        by: HeatmapBy::PageType,
+                    },
+                );
             }
             Action::IndexView if self.file.is_some() => {
                 self.ensure_indexes();
-                self.views.push(View::Indexes { selected: 0 });
+                self.jump(
+                    |v| matches!(v, View::Indexes { .. }),
+                    View::Indexes { selected: 0 },
+                );
             }
             Action::FindingsView if self.file.is_some() => {
                 self.ensure_map(HeatmapBy::PageType);
-                self.views.push(View::Findings { selected: 0 });
+                self.jump(
+                    |v| matches!(v, View::Findings { .. }),
+                    View::Findings { selected: 0 },
+                );
             }
             other => self.apply_in_view(other),
         }
+    }
+
+    /// Keys while the help is open: it scrolls, and closes on `?`, Esc.
+    fn apply_help(&mut self, action: Action) {
+        let last = self.drawn.get().help_max;
+        match action {
+            Action::ToggleHelp | Action::Cancel | Action::Back => self.help = false,
+            Action::Quit => self.quit = true,
+            Action::Up | Action::WheelUp => self.help_scroll = self.help_scroll.saturating_sub(1),
+            Action::Down | Action::WheelDown => self.help_scroll = (self.help_scroll + 1).min(last),
+            Action::PageUp | Action::Home => self.help_scroll = 0,
+            Action::PageDown | Action::End => self.help_scroll = last,
+            _ => {}
+        }
+    }
+
+    /// Whether the page view shows its hex pane.
+    pub fn hex_shown(&self) -> bool {
+        self.hex.unwrap_or(self.drawn.get().width >= HEX_PANE_WIDTH)
+    }
+
+    /// Back to the view `is` picks when one is on the stack (the views
+    /// above it closed), else `view` on top: the keys that open the map,
+    /// the indexes and the findings do not pile up views.
+    fn jump(&mut self, is: fn(&View) -> bool, view: View) {
+        match self.views.iter().position(is) {
+            Some(at) => {
+                self.views.truncate(at + 1);
+                self.hscroll = 0;
+            }
+            None => self.push_view(view),
+        }
+    }
+
+    /// Puts `view` on top; past [`MAX_VIEWS`] the oldest after the first
+    /// is dropped.
+    pub fn push_view(&mut self, view: View) {
+        self.views.push(view);
+        if self.views.len() > MAX_VIEWS {
+            self.views.remove(1);
+        }
+        self.hscroll = 0;
     }
 
     fn apply_prompt(&mut self, action: Action) {
@@ -601,6 +779,7 @@ impl App {
             Action::Cancel => self.prompt = None,
             Action::Submit => {
                 let Some(p) = self.prompt.take() else { return };
+                self.status.clear();
                 match p.kind {
                     PromptKind::Goto => match p.text.trim().parse::<u32>() {
                         Ok(n) => self.push_page(n),
@@ -616,40 +795,74 @@ impl App {
 
     /// Opens page `n` in a new page view.
     pub fn push_page(&mut self, n: u32) {
-        let Some(f) = &self.file else { return };
-        match PageDetail::build(&f.space, n) {
-            Ok(d) => {
-                self.status = format!("page {n}");
-                // A leaf of an index the schema knows: its records typed,
-                // read from this page alone (and its BLOB pages).
-                let field = |name: &str| {
-                    d.sections
-                        .iter()
-                        .flat_map(|s| s.fields.iter())
-                        .find(|f| f.name == name)
-                        .map(|f| f.value)
-                };
-                let rows = match (field("PAGE_INDEX_ID"), field("PAGE_LEVEL"), &f.schema) {
-                    (Some(id), Some(0), Some(schema))
-                        if schema.indexes.iter().any(|i| i.id == id) =>
-                    {
-                        RecordsReport::build_page(&f.space, schema, Some(&id.to_string()), n).ok()
+        self.push_page_in(None, n, None);
+    }
+
+    /// Opens page `n` of `source` (the file browsed when `None`) in a new
+    /// page view, with the line holding byte `offset` selected.
+    pub fn push_page_in(&mut self, source: Option<PathBuf>, n: u32, offset: Option<usize>) {
+        match self.page_view(source.as_deref(), n) {
+            Ok(mut view) => {
+                view.source = source;
+                if let Some(o) = offset {
+                    if !view.select_offset(o) {
+                        self.status = format!("page {n}: no field or record holds byte {o}");
                     }
-                    _ => None,
-                };
-                self.views
-                    .push(View::Page(Box::new(PageView::new(d, rows))));
+                }
+                self.push_view(View::Page(Box::new(view)));
             }
-            Err(e) => self.status = e.to_string(),
+            Err(e) => self.status = e,
         }
     }
 
-    /// Replaces the current page view with page `n`.
-    fn replace_page(&mut self, n: u32) {
-        if matches!(self.views.last(), Some(View::Page(_))) {
-            self.views.pop();
+    /// The tablespace a page view of `source` reads.
+    pub fn space_of(&self, source: Option<&Path>) -> Option<&Tablespace> {
+        match source {
+            None => self.file.as_ref().map(|f| &f.space),
+            Some(p) => self.foreign.iter().find(|s| s.path() == p),
         }
-        self.push_page(n);
+    }
+
+    /// Page `n` of `source`, decoded; on a leaf of an index the schema of
+    /// the file browsed knows, its records typed, read from this page alone
+    /// (and its BLOB pages).
+    fn page_view(&self, source: Option<&Path>, n: u32) -> Result<PageView, String> {
+        let space = self
+            .space_of(source)
+            .ok_or_else(|| "no file open".to_string())?;
+        let d = PageDetail::build(space, n).map_err(|e| e.to_string())?;
+        let field = |name: &str| {
+            d.sections
+                .iter()
+                .flat_map(|s| s.fields.iter())
+                .find(|f| f.name == name)
+                .map(|f| f.value)
+        };
+        let schema = self
+            .file
+            .as_ref()
+            .filter(|_| source.is_none())
+            .and_then(|f| f.schema.as_ref());
+        let rows = match (field("PAGE_INDEX_ID"), field("PAGE_LEVEL"), schema) {
+            (Some(id), Some(0), Some(schema)) if schema.indexes.iter().any(|i| i.id == id) => {
+                RecordsReport::build_page(space, schema, Some(&id.to_string()), n).ok()
+            }
+            _ => None,
+        };
+        Ok(PageView::new(d, rows))
+    }
+
+    /// Replaces the current page view with page `n` of the same file.
+    pub(crate) fn replace_page(&mut self, n: u32) {
+        let source = match self.views.last() {
+            Some(View::Page(p)) => {
+                let s = p.source.clone();
+                self.views.pop();
+                s
+            }
+            _ => None,
+        };
+        self.push_page_in(source, n, None);
     }
 
     /// Finds the row with primary key `key` (values joined by commas) and
@@ -733,9 +946,7 @@ impl App {
 
     /// The typed row of the selected record of the current page view.
     pub fn selected_row(&self) -> Option<&Row> {
-        let View::Page(p) = self.views.last()? else {
-            return None;
-        };
+        let p = self.record_page()?;
         let Item::Record(i) = p.item()? else {
             return None;
         };
@@ -745,13 +956,24 @@ impl App {
 
     /// The typed rows of the current page view.
     fn page_rows(&self) -> Option<&RecordsReport> {
-        match self.views.last()? {
-            View::Page(p) => p.rows.as_ref(),
+        self.record_page()?.rows.as_ref()
+    }
+
+    /// The page view whose selected record the keys `r` and `b` act on:
+    /// the current view, or the page under the record view on top.
+    pub fn record_page(&self) -> Option<&PageView> {
+        let mut views = self.views.iter().rev();
+        match views.next()? {
+            View::Page(p) => Some(p),
+            View::Record(_) => match views.next()? {
+                View::Page(p) => Some(p),
+                _ => None,
+            },
             _ => None,
         }
     }
 
-    fn follow_blob(&mut self) {
+    pub(crate) fn follow_blob(&mut self) {
         if self.page_rows().is_none() {
             self.status = "no typed records here: BLOB references need a leaf page and the schema (--system/--datadir or an SDI)".into();
             return;
@@ -773,7 +995,7 @@ impl App {
         }
     }
 
-    fn follow_roll_pointer(&mut self) {
+    pub(crate) fn follow_roll_pointer(&mut self) {
         let Some(system) = self.ctx.system.clone() else {
             self.status =
                 "roll pointers need the system tablespace: --system ibdata1 or --datadir DIR"
@@ -822,8 +1044,17 @@ impl App {
             Ok((sys, undo)) => {
                 let refs: Vec<&Tablespace> = undo.iter().collect();
                 let h = RowHistory::chain(&table, &key, &fields, n_unique, &row, &sys, &refs);
-                self.status = format!("{} versions of {key}", h.versions.len());
-                self.views.push(View::History {
+                self.status = format!(
+                    "{} versions of {key} (Enter on one opens its undo record)",
+                    h.versions.len()
+                );
+                // Kept: the undo pages of the versions open from them.
+                for s in std::iter::once(sys).chain(undo) {
+                    if !self.foreign.iter().any(|f| f.path() == s.path()) {
+                        self.foreign.push(s);
+                    }
+                }
+                self.push_view(View::History {
                     history: Box::new(h),
                     selected: 0,
                 });
@@ -831,298 +1062,10 @@ impl App {
             Err(e) => self.status = e.to_string(),
         }
     }
-
-    fn apply_in_view(&mut self, action: Action) {
-        let pages = self.page_count();
-        let n_indexes = match &self.indexes {
-            Some(Ok(r)) => r.indexes.len(),
-            _ => 0,
-        };
-        let n_findings = self.findings().len();
-        let columns = self
-            .file
-            .as_ref()
-            .map_or(64, |f| heatmap::layout(&f.space).0 as u64);
-        let Some(view) = self.views.last_mut() else {
-            return;
-        };
-        match view {
-            View::Datadir { selected } => {
-                let n = self.datadir.len();
-                match action {
-                    Action::Open => {
-                        if let Some(p) = self.datadir.get(*selected).cloned() {
-                            if let Err(e) = self.open_file(&p) {
-                                self.status = e;
-                            }
-                        }
-                    }
-                    a => move_selection(selected, n, a),
-                }
-            }
-            View::Space { cursor, by } => {
-                let last = pages.saturating_sub(1);
-                match action {
-                    Action::Left | Action::PrevPage => *cursor = cursor.saturating_sub(1),
-                    Action::Right | Action::NextPage => *cursor = (*cursor + 1).min(last),
-                    Action::Up => *cursor = cursor.saturating_sub(columns),
-                    Action::Down => *cursor = (*cursor + columns).min(last),
-                    Action::PageUp => *cursor = cursor.saturating_sub(columns * PAGE_ROWS),
-                    Action::PageDown => *cursor = (*cursor + columns * PAGE_ROWS).min(last),
-                    Action::Home => *cursor = 0,
-                    Action::End => *cursor = last,
-                    Action::CycleColour => {
-                        *by = match by {
-                            HeatmapBy::PageType => HeatmapBy::LsnAge,
-                            HeatmapBy::LsnAge => HeatmapBy::Fill,
-                            HeatmapBy::Fill => HeatmapBy::Index,
-                            HeatmapBy::Index => HeatmapBy::PageType,
-                        };
-                        let b = *by;
-                        self.ensure_map(b);
-                    }
-                    Action::Colour(b) => {
-                        *by = b;
-                        self.ensure_map(b);
-                    }
-                    Action::Open => {
-                        let n = u32::try_from(*cursor).unwrap_or(u32::MAX);
-                        self.push_page(n);
-                    }
-                    _ => {}
-                }
-            }
-            View::Indexes { selected } => match action {
-                Action::Open if n_indexes > 0 => {
-                    let index = *selected;
-                    self.views.push(View::Levels { index, selected: 0 });
-                }
-                a => move_selection(selected, n_indexes, a),
-            },
-            View::Levels { index, selected } => {
-                let levels = match &self.indexes {
-                    Some(Ok(r)) => r
-                        .indexes
-                        .get(*index)
-                        .map(|i| (i.index_id, i.pages_per_level.len())),
-                    _ => None,
-                };
-                let Some((index_id, n_levels)) = levels else {
-                    return;
-                };
-                match action {
-                    Action::Open => {
-                        let level = u16::try_from(*selected).unwrap_or(0);
-                        let Some(f) = &self.file else { return };
-                        match TreeReport::build(&f.space, index_id, Some(level)) {
-                            Ok(t) => self.views.push(View::LevelPages {
-                                index_id,
-                                level,
-                                pages: t.pages,
-                                selected: 0,
-                            }),
-                            Err(e) => self.status = format!("{e:?}"),
-                        }
-                    }
-                    a => move_selection(selected, n_levels, a),
-                }
-            }
-            View::LevelPages {
-                pages: list,
-                selected,
-                ..
-            } => match action {
-                Action::Open => {
-                    if let Some(p) = list.get(*selected).map(|p| p.page) {
-                        self.push_page(p);
-                    }
-                }
-                a => {
-                    let n = list.len();
-                    move_selection(selected, n, a)
-                }
-            },
-            View::Findings { selected } => match action {
-                Action::Open => {
-                    let sel = *selected;
-                    let page = self.findings().get(sel).and_then(|f| f.page);
-                    if let Some(p) = page {
-                        self.push_page(p);
-                    }
-                }
-                a => move_selection(selected, n_findings, a),
-            },
-            View::History { history, selected } => {
-                let n = history.versions.len();
-                move_selection(selected, n, action)
-            }
-            View::SegmentPages {
-                pages: list,
-                selected,
-                ..
-            } => match action {
-                Action::Open => {
-                    if let Some(&(p, _)) = list.get(*selected) {
-                        self.push_page(p);
-                    }
-                }
-                a => {
-                    let n = list.len();
-                    move_selection(selected, n, a)
-                }
-            },
-            View::Page(p) => {
-                let fil = (
-                    p.detail.sections.first().and_then(|s| {
-                        s.fields
-                            .iter()
-                            .find(|f| f.name == "FIL_PAGE_PREV")
-                            .map(|f| f.value)
-                    }),
-                    p.detail.sections.first().and_then(|s| {
-                        s.fields
-                            .iter()
-                            .find(|f| f.name == "FIL_PAGE_NEXT")
-                            .map(|f| f.value)
-                    }),
-                );
-                match action {
-                    Action::PrevPage | Action::NextPage => {
-                        let v = if action == Action::PrevPage {
-                            fil.0
-                        } else {
-                            fil.1
-                        };
-                        match v
-                            .and_then(|v| u32::try_from(v).ok())
-                            .filter(|&v| v != u32::MAX)
-                        {
-                            Some(n) => self.replace_page(n),
-                            None => self.status = "no such page: the pointer is FIL_NULL".into(),
-                        }
-                    }
-                    Action::NextRecord => {
-                        let next = match p.item() {
-                            Some(Item::Record(i)) => p
-                                .detail
-                                .records
-                                .as_ref()
-                                .and_then(|r| r.records.get(i))
-                                .and_then(|r| r.next),
-                            _ => None,
-                        };
-                        match next {
-                            Some(o) if p.select_record_at(o) => {}
-                            Some(o) => {
-                                self.status = format!("the next record is at {o}: the supremum")
-                            }
-                            None => self.status = "select a record first".into(),
-                        }
-                    }
-                    Action::RollPointer => self.follow_roll_pointer(),
-                    Action::Blob => self.follow_blob(),
-                    Action::Open => self.follow(),
-                    a => {
-                        let n = p.items.len();
-                        move_selection(&mut p.selected, n, a)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Lists the pages of segment `id`: its fragment pages, then the pages
-    /// of its extents (full, not full, free lists), used or not.
-    fn open_segment(&mut self, id: u64) {
-        let Some(map) = self.file.as_ref().and_then(|f| f.map.clone()) else {
-            self.status = "no space map: page 0 is unusable".into();
-            return;
-        };
-        let Some(seg) = map.segments.iter().find(|s| s.id == id) else {
-            self.status = format!("segment {id} is not in the space map");
-            return;
-        };
-        let es = map.extent_size;
-        let mut pages: Vec<(u32, bool)> = seg.frag_pages.iter().map(|&p| (p, true)).collect();
-        for &e in seg
-            .full_extents
-            .iter()
-            .chain(&seg.not_full_extents)
-            .chain(&seg.free_extents)
-        {
-            let first = e.saturating_mul(es);
-            pages.extend((first..first.saturating_add(es)).map(|p| (p, !map.is_page_free(p))));
-        }
-        self.status = format!(
-            "segment {id}: {} fragment pages, {} extents",
-            seg.frag_pages.len(),
-            seg.full_extents.len() + seg.not_full_extents.len() + seg.free_extents.len()
-        );
-        self.views.push(View::SegmentPages {
-            segment_id: id,
-            owner: seg.owner.describe(),
-            pages,
-            selected: 0,
-        });
-    }
-
-    /// Follows the selected line of the page view: a record's child page,
-    /// or the typed pointer of a field (a page, a list address, an extent
-    /// descriptor, a file segment).
-    fn follow(&mut self) {
-        let Some(View::Page(p)) = self.views.last() else {
-            return;
-        };
-        let target = match p.item() {
-            Some(Item::Record(i)) => {
-                let child = p
-                    .detail
-                    .records
-                    .as_ref()
-                    .and_then(|r| r.records.get(i))
-                    .and_then(|r| r.child_page);
-                match child {
-                    Some(c) => Target::Page(c),
-                    None => {
-                        self.follow_roll_pointer();
-                        return;
-                    }
-                }
-            }
-            Some(Item::Field(s, f)) => {
-                let space_id = self.file.as_ref().map_or(0, |f| f.space.space_id());
-                p.detail
-                    .sections
-                    .get(s)
-                    .and_then(|sec| sec.fields.get(f))
-                    .map_or(Target::Nothing, |field| {
-                        crate::follow::target(field, space_id)
-                    })
-            }
-            _ => Target::Nothing,
-        };
-        match target {
-            Target::Page(n) => self.push_page(n),
-            Target::Extent(first) => {
-                self.ensure_map(HeatmapBy::Index);
-                self.views.push(View::Space {
-                    cursor: u64::from(first),
-                    by: HeatmapBy::Index,
-                });
-            }
-            Target::Segment(id) => self.open_segment(id),
-            Target::Elsewhere(what) => {
-                self.status = format!("{what}: not in this file")
-            }
-            Target::Nothing => {
-                self.status = "nothing to follow here: select a page pointer, a list address, an extent descriptor or a node pointer".into()
-            }
-        }
-    }
 }
 
 /// Moves a list selection.
-fn move_selection(selected: &mut usize, n: usize, action: Action) {
+pub(crate) fn move_selection(selected: &mut usize, n: usize, action: Action) {
     let last = n.saturating_sub(1);
     *selected = match action {
         Action::Up => selected.saturating_sub(1),

@@ -8,6 +8,8 @@ use innodb_format::field::{Field, Pointer};
 pub enum Target {
     /// A page of the open file.
     Page(u32),
+    /// A byte of a page of the open file: a list node, an INODE entry.
+    PageAt(u32, usize),
     /// An extent in the map, by its first page.
     Extent(u32),
     /// A file segment of the open file, by id.
@@ -25,10 +27,22 @@ pub fn target(field: &Field, space_id: u32) -> Target {
         None => Target::Nothing,
         Some(Pointer::Extent(first)) => Target::Extent(first),
         Some(Pointer::Segment(id)) => Target::Segment(id),
-        Some(p) => match p.page_in(space_id) {
-            Some(n) => Target::Page(n),
-            None => Target::Elsewhere(p.to_string()),
+        Some(p) => match (p.page_in(space_id), offset(&p)) {
+            (Some(n), Some(o)) => Target::PageAt(n, usize::from(o)),
+            (Some(n), None) => Target::Page(n),
+            (None, _) => Target::Elsewhere(p.to_string()),
         },
+    }
+}
+
+/// The byte a file address names within its page: a list's first node, a
+/// node's next (else previous) node, a file address.
+fn offset(p: &Pointer) -> Option<u16> {
+    match *p {
+        Pointer::FileAddr { offset, .. } => Some(offset),
+        Pointer::ListNode { prev, next } => next.or(prev).map(|a| a.offset),
+        Pointer::ListBase { first, .. } => first.map(|a| a.offset),
+        _ => None,
     }
 }
 
@@ -50,7 +64,7 @@ mod tests {
             first: PageAddr::of(0, 198),
             last: PageAddr::of(0, 198),
         };
-        assert_eq!(target(&field(Some(base)), 3), Target::Page(0));
+        assert_eq!(target(&field(Some(base)), 3), Target::PageAt(0, 198));
         assert_eq!(
             target(
                 &field(Some(Pointer::FileAddr {
@@ -59,7 +73,7 @@ mod tests {
                 })),
                 3
             ),
-            Target::Page(2)
+            Target::PageAt(2, 242)
         );
         assert_eq!(
             target(&field(Some(Pointer::Extent(64))), 3),

@@ -9,7 +9,7 @@ use innodb_analysis::reports::scan::PageConsumer;
 use innodb_analysis::rows::records::{RecordsReport, Schema};
 use innodb_space::space_map::SpaceMap;
 use innodb_space::{Finding, OpenOptions, PageCheck, Tablespace};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
@@ -40,10 +40,30 @@ impl JobKind {
     }
 }
 
+/// The pages a scan found bad (checksum mismatch, LSN of header and
+/// trailer apart), by map cell: bounded by the map's cells, not the
+/// file's pages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BadPages {
+    /// Pages per map cell (as [`heatmap::layout`] gives it).
+    pub per_cell: u32,
+    /// The cells holding at least one bad page.
+    pub cells: BTreeSet<u64>,
+    /// Bad pages in all.
+    pub pages: u64,
+}
+
+impl BadPages {
+    /// True when the cell holding page `n` holds a bad page.
+    pub fn marks(&self, n: u64) -> bool {
+        self.cells.contains(&(n / u64::from(self.per_cell.max(1))))
+    }
+}
+
 /// A finished job's result.
 pub enum JobDone {
-    /// Maps, with their colourings, and the scan's findings.
-    Heatmaps(Vec<(HeatmapBy, Raster)>, Vec<Finding>),
+    /// Maps, with their colourings, the scan's findings and its bad pages.
+    Heatmaps(Vec<(HeatmapBy, Raster)>, Vec<Finding>, BadPages),
     /// The index report.
     Indexes(Result<IndexesReport, String>),
     /// Typed rows.
@@ -62,12 +82,18 @@ pub struct Job {
     lost: std::cell::Cell<bool>,
 }
 
-/// Counts pages into the job's progress.
-struct Progress(Arc<AtomicU64>);
+/// Counts pages into the job's progress and notes the bad ones.
+struct Progress(Arc<AtomicU64>, BadPages);
 
 impl PageConsumer for Progress {
-    fn page(&mut self, _: &PageCheck, _: &[u8]) {
+    fn page(&mut self, check: &PageCheck, _: &[u8]) {
         self.0.fetch_add(1, Ordering::Relaxed);
+        if !check.all_zero && !check.is_consistent() {
+            let bad = &mut self.1;
+            bad.pages += 1;
+            bad.cells
+                .insert(u64::from(check.page_no) / u64::from(bad.per_cell.max(1)));
+        }
     }
 
     fn hole(&mut self, _: u32, count: u32, _: &mut PageCheck, _: &[u8]) {
@@ -122,13 +148,18 @@ impl Job {
                         histogram: None,
                     };
                     let maps = bys.into_iter().map(|b| (b, raster.clone())).collect();
-                    return JobDone::Heatmaps(maps, Vec::new());
+                    return JobDone::Heatmaps(maps, Vec::new(), BadPages::default());
                 }
             };
             let name = |id: u64| names.get(&id).cloned();
+            let bad = BadPages {
+                per_cell: heatmap::layout(&space).1,
+                ..BadPages::default()
+            };
+            let mut seen = Progress(progress, bad);
             let (rasters, findings) =
-                heatmap::build_many(&space, map.as_deref(), &bys, &name, &mut Progress(progress));
-            JobDone::Heatmaps(bys.into_iter().zip(rasters).collect(), findings)
+                heatmap::build_many(&space, map.as_deref(), &bys, &name, &mut seen);
+            JobDone::Heatmaps(bys.into_iter().zip(rasters).collect(), findings, seen.1)
         })
     }
 

@@ -11,6 +11,8 @@ pub mod action;
 pub mod app;
 mod follow;
 pub mod jobs;
+mod nav;
+mod record;
 pub mod term;
 pub mod ui;
 

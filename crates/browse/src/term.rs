@@ -1,4 +1,4 @@
-//! The terminal: raw mode and the alternate screen while the browser runs,
+//! The terminal: raw mode, the alternate screen and mouse events while the browser runs,
 //! restored on every exit: a quit, an error, a panic (ratatui's init
 //! installs a panic hook that restores the terminal first) and SIGTERM,
 //! SIGHUP, SIGINT or SIGQUIT (they end the loop, which restores it). The
@@ -6,9 +6,11 @@
 //! terminal claims: a 65535×65535 terminal would otherwise make ratatui
 //! allocate screen buffers of hundreds of GB (an abort no hook can catch).
 
-use crate::action::action_for;
+use crate::action::{action_for, action_for_mouse};
 use crate::app::App;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
+};
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,6 +55,7 @@ pub fn run(mut app: App) -> std::io::Result<()> {
             return Err(e);
         }
     };
+    mouse_on();
     // For the smoke test that proves the terminal is restored after a panic.
     let test_panic = std::env::var_os("INNODB_INSPECT_BROWSE_TEST_PANIC").is_some();
     let result = (|| -> std::io::Result<()> {
@@ -72,6 +75,11 @@ pub fn run(mut app: App) -> std::io::Result<()> {
                             app.apply(a);
                         }
                     }
+                    Event::Mouse(m) => {
+                        if let Some(a) = action_for_mouse(m) {
+                            app.apply(a);
+                        }
+                    }
                     Event::Resize(w, h) => terminal.resize(screen_area(w, h))?,
                     _ => {}
                 }
@@ -80,6 +88,24 @@ pub fn run(mut app: App) -> std::io::Result<()> {
         }
         Ok(())
     })();
+    mouse_off();
     ratatui::restore();
     result
+}
+
+/// Asks the terminal for mouse events (clicks and the wheel), and to stop
+/// sending them on every way out: a panic too (before ratatui's hook
+/// restores the rest).
+fn mouse_on() {
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        mouse_off();
+        previous(info);
+    }));
+}
+
+/// Stops the terminal's mouse events.
+fn mouse_off() {
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableMouseCapture);
 }

@@ -1,24 +1,59 @@
 //! The list views: the data directory's files, the indexes, the levels of
 //! an index, the pages of a level, the findings and a row's versions.
 
+use super::text;
 use crate::app::App;
 use innodb_analysis::reports::tree_report::TreePage;
 use innodb_analysis::rows::row_history::{value_text, RowHistory};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
 use ratatui::Frame;
 
-fn list(frame: &mut Frame, area: Rect, title: String, rows: Vec<String>, selected: usize) {
-    let items: Vec<ListItem> = rows.into_iter().map(ListItem::new).collect();
+/// A list of lines in a box, scrolled sideways by the app's `hscroll`,
+/// the selected one highlighted; where it went is noted for the mouse.
+fn list(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    title: String,
+    rows: Vec<String>,
+    selected: usize,
+) {
+    let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
+    lines_box(frame, app, area, title, lines, selected);
+}
+
+/// [`list`] of styled lines.
+pub(super) fn lines_box(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    title: String,
+    lines: Vec<Line<'_>>,
+    selected: usize,
+) {
+    let block = Block::default().borders(Borders::ALL).title(title);
+    let inner = block.inner(area);
+    let longest = lines.iter().map(text::width).max().unwrap_or(0);
+    let items: Vec<ListItem> = lines
+        .into_iter()
+        .map(|l| ListItem::new(text::shift(l, app.hscroll)))
+        .collect();
     let mut state = ListState::default().with_selected(Some(selected));
     frame.render_stateful_widget(
         List::new(items)
-            .block(Block::default().borders(Borders::ALL).title(title))
+            .block(block)
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
         area,
         &mut state,
     );
+    let first = state.offset();
+    super::note(app, |d| {
+        d.list = Some((inner, first));
+        d.hmax = longest.saturating_sub(usize::from(inner.width));
+    });
 }
 
 fn waiting(frame: &mut Frame, area: Rect, title: &str, what: &str) {
@@ -44,6 +79,7 @@ pub fn datadir(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
         .collect();
     list(
         frame,
+        app,
         area,
         " tablespaces (Enter opens) ".into(),
         rows,
@@ -75,6 +111,7 @@ pub fn indexes(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
             }));
             list(
                 frame,
+                app,
                 area,
                 " indexes (Enter: its levels) ".into(),
                 rows,
@@ -107,6 +144,7 @@ pub fn levels(frame: &mut Frame, app: &App, area: Rect, index: usize, selected: 
         .collect();
     list(
         frame,
+        app,
         area,
         format!(
             " index {} levels (Enter: its pages in key order) ",
@@ -120,9 +158,9 @@ pub fn levels(frame: &mut Frame, app: &App, area: Rect, index: usize, selected: 
 /// The pages of one level.
 pub fn level_pages(
     frame: &mut Frame,
+    app: &App,
     area: Rect,
-    index_id: u64,
-    level: u16,
+    (index_id, level): (u64, u16),
     pages: &[TreePage],
     selected: usize,
 ) {
@@ -141,6 +179,7 @@ pub fn level_pages(
         .collect();
     list(
         frame,
+        app,
         area,
         format!(
             " index {index_id} level {level}: {} pages (Enter opens) ",
@@ -176,6 +215,7 @@ pub fn findings(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
         .collect();
     list(
         frame,
+        app,
         area,
         format!(" findings: {} (Enter opens the page) ", all.len()),
         rows,
@@ -184,21 +224,28 @@ pub fn findings(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
 }
 
 /// A row's versions, newest first.
-pub fn history(frame: &mut Frame, area: Rect, h: &RowHistory, selected: usize) {
+pub fn history(frame: &mut Frame, app: &App, area: Rect, h: &RowHistory, selected: usize) {
     let names: Vec<&str> = h.fields.iter().map(|f| f.name.as_str()).collect();
     let mut rows = Vec::new();
     for (i, v) in h.versions.iter().enumerate() {
-        let values: Vec<String> = names
+        // The table's columns first, the transaction and roll pointer after
+        // them, then the undo record the version was rebuilt from.
+        let mut values: Vec<(bool, String)> = names
             .iter()
             .zip(&v.values)
-            .map(|(n, val)| format!("{n}={}", value_text(val)))
+            .map(|(n, val)| {
+                let system = super::page::SYSTEM_COLUMNS.contains(n);
+                (system, format!("{n}={}", value_text(val)))
+            })
             .collect();
+        values.sort_by_key(|(system, _)| *system);
+        let values: Vec<String> = values.into_iter().map(|(_, t)| t).collect();
         let via = v
             .undo
             .as_ref()
             .map(|u| {
                 format!(
-                    " via undo {} page {} @{} ({})",
+                    "  ← undo {} page {} @{} ({})",
                     u.kind,
                     u.page,
                     u.offset,
@@ -207,18 +254,23 @@ pub fn history(frame: &mut Frame, area: Rect, h: &RowHistory, selected: usize) {
             })
             .unwrap_or_default();
         rows.push(format!(
-            "v{i} trx {}{}{}: {}",
+            "v{i} trx {}{}: {}{via}",
             v.trx_id,
             if v.deleted { " deleted" } else { "" },
-            via,
             values.join(" ")
         ));
     }
     rows.push(format!("end: {}", h.end));
     list(
         frame,
+        app,
         area,
-        format!(" {} key {}: {} versions ", h.table, h.key, h.versions.len()),
+        format!(
+            " {} key {}: {} versions (Enter: a version's undo record) ",
+            h.table,
+            h.key,
+            h.versions.len()
+        ),
         rows,
         selected,
     );
@@ -227,9 +279,9 @@ pub fn history(frame: &mut Frame, area: Rect, h: &RowHistory, selected: usize) {
 /// The pages of one file segment.
 pub fn segment_pages(
     frame: &mut Frame,
+    app: &App,
     area: Rect,
-    segment_id: u64,
-    owner: &str,
+    (segment_id, owner): (u64, &str),
     pages: &[(u32, bool)],
     selected: usize,
 ) {
@@ -245,6 +297,7 @@ pub fn segment_pages(
         .collect();
     list(
         frame,
+        app,
         area,
         format!(
             " segment {segment_id} ({owner}): {} pages, {used} used (Enter opens) ",

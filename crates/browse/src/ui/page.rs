@@ -1,18 +1,24 @@
 //! The page view: every decoded field with its offset, the records, and a
-//! hex pane with the bytes of the selected line highlighted.
+//! hex pane with the bytes of the selected line highlighted (shown on a
+//! wide screen, or with `x`); the record view: one record, every field.
 
-use crate::app::{Item, PageView};
+use super::lists::lines_box;
+use crate::app::{App, Item, PageView, RecordView};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 /// Draws the page view.
-pub fn page(frame: &mut Frame, area: Rect, p: &PageView) {
+pub fn page(frame: &mut Frame, app: &App, area: Rect, p: &PageView) {
     // 16 bytes per hex line on a wide screen, 8 on a narrow one.
-    let per_line: usize = if area.width >= 120 { 16 } else { 8 };
-    let hex_w = (10 + per_line * 3 + 2) as u16;
+    let per_line: usize = if area.width >= 140 { 16 } else { 8 };
+    let hex_w = if app.hex_shown() {
+        (10 + per_line * 3 + 2) as u16
+    } else {
+        0
+    };
     let [left, right] =
         Layout::horizontal([Constraint::Min(30), Constraint::Length(hex_w)]).areas(area);
     let d = &p.detail;
@@ -28,21 +34,41 @@ pub fn page(frame: &mut Frame, area: Rect, p: &PageView) {
         }
     );
     let typed = p.rows.as_ref();
-    let items: Vec<ListItem> = p
-        .items
-        .iter()
-        .map(|it| ListItem::new(item_line(p, it, typed)))
-        .collect();
-    let mut state = ListState::default().with_selected(Some(p.selected));
-    frame.render_stateful_widget(
-        List::new(items)
-            .block(Block::default().borders(Borders::ALL).title(title))
-            .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
-        left,
-        &mut state,
-    );
-    hex(frame, right, p, per_line);
+    let lines: Vec<Line> = p.items.iter().map(|it| item_line(p, it, typed)).collect();
+    lines_box(frame, app, left, title, lines, p.selected);
+    if hex_w > 0 {
+        hex(frame, right, p, per_line);
+    }
 }
+
+/// Draws the record view: name and whole value of every field.
+pub fn record(frame: &mut Frame, app: &App, area: Rect, r: &RecordView) {
+    let name_w = r
+        .lines
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let lines: Vec<Line> = r
+        .lines
+        .iter()
+        .map(|(n, v)| {
+            Line::from(vec![
+                Span::styled(
+                    format!(" {n:<name_w$}  "),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(v.as_str()),
+            ])
+        })
+        .collect();
+    let title = format!(" {} · {} fields (← → scroll) ", r.title, r.lines.len());
+    lines_box(frame, app, area, title, lines, r.selected);
+}
+
+/// Columns the server adds to a clustered index record, shown after the
+/// table's own in a record's line.
+pub(super) const SYSTEM_COLUMNS: [&str; 2] = ["DB_TRX_ID", "DB_ROLL_PTR"];
 
 fn item_line<'a>(
     p: &'a PageView,
@@ -94,7 +120,7 @@ fn item_line<'a>(
                         .iter()
                         .find(|row| row.page == d.page && row.origin == r.origin)
                         .map(|row| {
-                            let shown: Vec<String> = t
+                            let mut shown: Vec<(bool, String)> = t
                                 .fields
                                 .iter()
                                 .zip(&row.values)
@@ -105,14 +131,20 @@ fn item_line<'a>(
                                     if text.chars().count() > 40 {
                                         text = text.chars().take(40).collect::<String>() + "…";
                                     }
+                                    let system = SYSTEM_COLUMNS.contains(&f.name.as_str());
                                     match row.external.iter().find(|e| e.0 == i) {
-                                        Some((_, p)) => {
-                                            format!("{}=[off-page, page {p}] {text}", f.name)
-                                        }
-                                        None => format!("{}={text}", f.name),
+                                        Some((_, p)) => (
+                                            system,
+                                            format!("{}=[off-page, page {p}] {text}", f.name),
+                                        ),
+                                        None => (system, format!("{}={text}", f.name)),
                                     }
                                 })
                                 .collect();
+                            // The table's columns first, the transaction
+                            // and roll pointer after them.
+                            shown.sort_by_key(|(system, _)| *system);
+                            let shown: Vec<String> = shown.into_iter().map(|(_, s)| s).collect();
                             shown.join(" ")
                         })
                 })
@@ -120,7 +152,7 @@ fn item_line<'a>(
             Line::from(vec![
                 Span::styled(
                     format!(
-                        " rec @{:<5} heap {:<4} {:<12} {flags}",
+                        " @{:<5} h{:<4} {:<8} {flags}",
                         r.origin, r.heap_no, r.record_type
                     ),
                     Style::default().fg(Color::Green),

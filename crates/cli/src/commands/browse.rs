@@ -45,7 +45,10 @@ pub fn run(inputs: &Inputs, path: &Path) -> Result<u8, CliError> {
             "browse needs a terminal: its output is an interactive screen".into(),
         ));
     }
-    let app = innodb_browse::App::open(&path, ctx).map_err(CliError::Usage)?;
+    let mut app = innodb_browse::App::open(&path, ctx).map_err(CliError::Usage)?;
+    // NO_COLOR (https://no-color.org), as `heatmap` reads it: the map and
+    // its legend in the symbols `heatmap` prints without colour.
+    app.plain = std::env::var_os("NO_COLOR").is_some();
     innodb_browse::term::run(app).map_err(|e| CliError::Usage(format!("terminal: {e}")))?;
     Ok(0)
 }
