@@ -59,6 +59,9 @@ impl<'a> Output<'a> {
 
     /// Writes `s` to `out`, made safe as `kind` says.
     pub fn emit_as(&mut self, kind: Kind, s: &str) {
+        if self.out_is_terminal {
+            crate::progress::clear();
+        }
         let safe = match kind {
             Kind::Text => escape_controls(s),
             Kind::Coloured => escape_controls_keep_sgr(s),
@@ -111,12 +114,15 @@ impl<'a> Output<'a> {
 
     /// Writes the line `innodb-inspect: {s}` to `err`, made safe.
     pub fn say(&mut self, s: &str) {
-        let _ = writeln!(self.err, "innodb-inspect: {}", escape_controls(s));
+        let err = &mut self.err;
+        crate::progress::suspend(|| writeln!(err, "innodb-inspect: {}", escape_controls(s)))
+            .unwrap_or(());
     }
 
     /// Writes `line` as it is given (already prefixed) to `err`, made safe.
     pub fn say_raw(&mut self, line: &str) {
-        let _ = writeln!(self.err, "{}", escape_controls(line));
+        let err = &mut self.err;
+        crate::progress::suspend(|| writeln!(err, "{}", escape_controls(line))).unwrap_or(());
     }
 
     /// Writes `report` as text (made by `text`) or as JSON.

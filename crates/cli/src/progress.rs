@@ -1,18 +1,49 @@
 //! A progress bar on stderr for scans that take more than a second: shown
 //! only when stderr is a terminal and `--quiet` is not given, cleared when
 //! the work is done. It counts the bytes the page scans read; a report that
-//! scans a file more than once shows which pass it is in.
+//! scans a file more than once shows which pass it is in. The first report
+//! output to a terminal clears it for good, and messages on stderr are
+//! written with it hidden, so no frame is left between lines of output.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use innodb_space::Tablespace;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long work runs before the bar appears.
 const DELAY: Duration = Duration::from_secs(1);
+
+/// The bar on screen, if one is: the drawer updates it under this lock,
+/// and [`clear`] takes it away for good.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Report output has gone to the terminal: no bar is drawn after it.
+static OUTPUT_BEGUN: AtomicBool = AtomicBool::new(false);
+
+/// Clears the bar from the screen and stops it, before report output goes
+/// to the terminal it is drawn on.
+pub fn clear() {
+    OUTPUT_BEGUN.store(true, Ordering::Relaxed);
+    if let Ok(mut shown) = SHOWN.lock() {
+        if let Some(bar) = shown.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Runs `write` with the bar hidden (a message on stderr), then redraws it.
+pub fn suspend<R>(write: impl FnOnce() -> R) -> R {
+    match SHOWN.lock() {
+        Ok(shown) => match shown.as_ref() {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        },
+        Err(_) => write(),
+    }
+}
 
 /// The progress of one command.
 pub struct Progress {
@@ -65,19 +96,43 @@ fn draw(read: &AtomicU64, total: &AtomicU64, done: &AtomicBool) {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let bar = ProgressBar::new(total.load(Ordering::Relaxed).max(1));
-    if let Ok(style) = ProgressStyle::with_template(
-        "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} {elapsed}",
-    ) {
+    let bar = ProgressBar::new(total.load(Ordering::Relaxed).max(1)).with_elapsed(start.elapsed());
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} {elapsed}")
+    {
         bar.set_style(style.progress_chars("=> "));
+    }
+    if let Ok(mut shown) = SHOWN.lock() {
+        // Under the lock that `clear` takes: output that began before the
+        // bar appeared keeps it away.
+        if OUTPUT_BEGUN.load(Ordering::Relaxed) {
+            return;
+        }
+        *shown = Some(bar);
     }
     while !done.load(Ordering::Relaxed) {
         let t = total.load(Ordering::Relaxed).max(1);
         let r = read.load(Ordering::Relaxed);
-        bar.set_length(t);
-        bar.set_position(r % t);
-        bar.set_message(format!("scanning, pass {}", r / t + 1));
+        // The rate over the whole run so far: the bytes read before the bar
+        // appeared were read in that time too.
+        let rate = (r as f64 / start.elapsed().as_secs_f64().max(0.001)) as u64;
+        match SHOWN.lock() {
+            Ok(shown) => match shown.as_ref() {
+                Some(bar) => {
+                    bar.set_length(t);
+                    bar.set_position(r % t);
+                    bar.set_message(format!(
+                        "scanning, pass {}, {}/s",
+                        r / t + 1,
+                        HumanBytes(rate)
+                    ));
+                }
+                // Output has begun: the bar is gone for good.
+                None => return,
+            },
+            Err(_) => return,
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bar.finish_and_clear();
+    clear();
 }
