@@ -323,7 +323,12 @@ impl Assembly<'_> {
                 elements: elements.into_iter().map(|(_, l)| l).collect(),
                 column_type_utf8: c.text("column_type_utf8"),
                 default_value_utf8: c.text("default_value_utf8"),
-                default_value_null: c.flag("default_value_null"),
+                // mysql.columns has no default_value_null: its
+                // default_value_utf8 is NULL.
+                default_value_null: matches!(
+                    c.value("default_value_utf8"),
+                    None | Some(Value::Null)
+                ),
                 has_no_default: c.flag("has_no_default"),
                 default_option: c.text("default_option"),
                 update_option: c.text("update_option"),

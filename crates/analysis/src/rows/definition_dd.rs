@@ -82,9 +82,10 @@ fn key(table: &DdTable, i: &DdIndex) -> Option<KeyDefinition> {
         .filter_map(|e| {
             let c = table.columns.get(e.column_opx)?;
             let mb = collation(c.collation_id as u32).map_or(1, |c| u64::from(c.mbmaxlen.max(1)));
-            // A prefix: fewer bytes than the whole column (BLOB and TEXT
-            // keys are always prefixes).
+            // A prefix: fewer bytes than the whole string column (BLOB
+            // and TEXT keys are always prefixes; other types never are).
             let whole = e.length == u64::from(u32::MAX)
+                || !matches!(c.column_type, 16 | 24..=29)
                 || (e.length >= c.char_length && !matches!(c.column_type, 24..=27));
             Some(KeyPart {
                 column: c.name.clone(),
