@@ -32,6 +32,7 @@ mod properties;
 mod read_only;
 mod scale;
 mod space_corruption;
+mod sql_out;
 mod terminal_safety;
 mod thirdparty;
 mod undo_bounds;
