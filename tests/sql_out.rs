@@ -285,3 +285,58 @@ fn export_of_mysql_sets_loads_into_mysql_with_the_server_s_counts_and_crcs() {
     assert!(ok >= 15, "{report}");
     eprintln!("{report}");
 }
+
+/// `records --format sql --deleted` of mysql-p16k's t_hist (delete-marked
+/// and garbage records among the live ones): each statement ends before
+/// the next begins, and the live and deleted rows written are those
+/// `--format json --deleted` lists, each in its own table.
+#[test]
+fn deleted_rows_go_to_their_own_table_in_whole_statements() {
+    let files = support::fixtures_dir().join("mysql-p16k/files");
+    let args = |format: &str| {
+        vec![
+            "--datadir".to_string(),
+            files.display().to_string(),
+            "--format".into(),
+            format.into(),
+            "records".into(),
+            "--deleted".into(),
+            "test/t_hist".into(),
+        ]
+    };
+    let o = support::run(args("sql"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sql = String::from_utf8(o.stdout).unwrap();
+    let json = support::run(args("json"));
+    let rows: Vec<Value> = String::from_utf8(json.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("row").is_some())
+        .collect();
+    let deleted = rows.iter().filter(|r| r["deleted"] == true).count();
+    assert!(deleted > 0, "t_hist has delete-marked or garbage records");
+    let mut previous = "";
+    let (mut live_rows, mut deleted_rows, mut table) = (0, 0, "");
+    for line in sql.lines() {
+        if line.starts_with("INSERT INTO") {
+            assert!(
+                previous.ends_with(';'),
+                "a statement begins inside another after {previous}"
+            );
+            table = if line.starts_with("INSERT INTO `t_hist__deleted`") {
+                "deleted"
+            } else {
+                "live"
+            };
+        } else if line.starts_with('(') {
+            match table {
+                "deleted" => deleted_rows += 1,
+                _ => live_rows += 1,
+            }
+        }
+        previous = line;
+    }
+    assert_eq!(deleted_rows, deleted);
+    assert_eq!(live_rows, rows.len() - deleted);
+}

@@ -151,6 +151,15 @@ impl RowSink for SqlSink<'_, '_> {
     }
 
     fn row(&mut self, row: Row) -> bool {
+        // A statement of one table ends before one of the other begins.
+        let other = if row.deleted {
+            self.live.as_mut()
+        } else {
+            self.deleted.as_mut()
+        };
+        if let Some(w) = other {
+            w.finish(&mut self.buf);
+        }
         let writer = if row.deleted {
             self.deleted.as_mut()
         } else {
