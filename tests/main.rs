@@ -33,6 +33,7 @@ mod read_only;
 mod scale;
 mod setup;
 mod space_corruption;
+mod sql_out;
 mod terminal_safety;
 mod thirdparty;
 mod undo_bounds;

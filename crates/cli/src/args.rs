@@ -68,6 +68,9 @@ pub enum Format {
     Json,
     /// Comma-separated values (`records` only).
     Csv,
+    /// SQL a server loads back: CREATE TABLE and batched INSERTs (`records`;
+    /// `schema` prints the CREATE TABLE in any format but json).
+    Sql,
 }
 
 /// When to colour terminal output.
@@ -285,6 +288,28 @@ pub enum Command {
         /// A CREATE TABLE statement giving the columns (before --system and the SDI).
         #[arg(long)]
         ddl: Option<PathBuf>,
+    },
+    /// The CREATE TABLE of a table, from whichever source it has: --ddl, the dictionary
+    /// (--system, --datadir: SYS_* or mysql.ibd), the file's SDI. From SYS_* it says in column
+    /// comments what InnoDB's dictionary does not keep (DECIMAL scale, ENUM labels).
+    Schema {
+        /// The tablespace file, or a table's name inside --datadir (`test/t1`).
+        file: PathBuf,
+        /// The table, in a tablespace of several: `db/table`, `db.table` or `table`.
+        #[arg(long)]
+        table: Option<String>,
+        /// A CREATE TABLE statement giving the columns (before --system and the SDI).
+        #[arg(long)]
+        ddl: Option<PathBuf>,
+    },
+    /// Every table of the --datadir as SQL a server loads back, one file per table
+    /// (OUT/db/table.sql), with a summary; tables that cannot be read are listed with why.
+    Export {
+        /// The directory to write into (created; not inside the data directory).
+        out: PathBuf,
+        /// Delete-marked and garbage records too, each table's into `<table>__deleted`.
+        #[arg(long)]
+        deleted: bool,
     },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {

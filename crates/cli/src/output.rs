@@ -145,7 +145,7 @@ impl<'a> Output<'a> {
         kind: Kind,
     ) {
         let (format, kind) = match format {
-            Format::Text | Format::Csv => (OutputFormat::Text, kind),
+            Format::Text | Format::Csv | Format::Sql => (OutputFormat::Text, kind),
             Format::Json => (OutputFormat::Json, Kind::Json),
         };
         let s = innodb_render::render(format, report, text);

@@ -13,6 +13,7 @@ pub mod safe;
 /// What a report must be to be rendered as JSON.
 pub use serde::Serialize;
 pub mod space_text;
+pub mod sql;
 pub mod text;
 pub mod undo_text;
 

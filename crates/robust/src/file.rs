@@ -84,11 +84,22 @@ pub const WHOLE_FILE: &[&[&str]] = &[
 pub const PAGES: &[&[&str]] = &[&["page", FILE, PAGE]];
 
 /// The commands of the `records` target: the clustered index's rows, then
-/// with the delete-marked ones, in every output format.
+/// with the delete-marked ones, in every output format; the table's
+/// CREATE TABLE.
 pub const RECORDS: &[&[&str]] = &[
     &["records", "--limit", ROWS, FILE],
     &["records", "--deleted", "--limit", ROWS, FILE],
     &["--format", "csv", "records", "--limit", ROWS, FILE],
+    &[
+        "--format",
+        "sql",
+        "records",
+        "--deleted",
+        "--limit",
+        ROWS,
+        FILE,
+    ],
+    &["schema", FILE],
 ];
 
 /// The commands of the `undo` targets: the undo logs with their records
@@ -108,6 +119,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     (
         "browse",
         "needs a terminal: tests/browse.rs drives its library (App) instead",
+    ),
+    (
+        "export",
+        "needs a data directory and writes a directory of files; its per-table writer is driven by `--format sql records`",
     ),
     (
         "history",
@@ -286,7 +301,10 @@ mod tests {
         let driven: BTreeSet<&str> = [WHOLE_FILE, PAGES, RECORDS, UNDO, SDI]
             .iter()
             .flat_map(|lists| lists.iter())
-            .filter_map(|args| args.iter().find(|a| !a.starts_with('-') && **a != "csv"))
+            .filter_map(|args| {
+                args.iter()
+                    .find(|a| !a.starts_with('-') && **a != "csv" && **a != "sql")
+            })
             .copied()
             .collect();
         let cli = <Cli as clap::CommandFactory>::command();

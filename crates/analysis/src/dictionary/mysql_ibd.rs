@@ -282,6 +282,10 @@ impl Assembly<'_> {
                 columns: cols.into_iter().map(|(_, _, c)| c).collect(),
                 indexes: table_indexes,
                 partitions: self.partition_tree(&parts, None, &index_ids),
+                collation_id: t.uint("collation_id").unwrap_or(0),
+                row_format: t.enum_number("row_format"),
+                options: t.text("options"),
+                comment: t.text("comment"),
             });
         }
         out
@@ -317,6 +321,20 @@ impl Assembly<'_> {
                 collation_id: c.uint("collation_id").unwrap_or(63),
                 se_private_data: c.text("se_private_data"),
                 elements: elements.into_iter().map(|(_, l)| l).collect(),
+                column_type_utf8: c.text("column_type_utf8"),
+                default_value_utf8: c.text("default_value_utf8"),
+                // mysql.columns has no default_value_null: its
+                // default_value_utf8 is NULL.
+                default_value_null: matches!(
+                    c.value("default_value_utf8"),
+                    None | Some(Value::Null)
+                ),
+                has_no_default: c.flag("has_no_default"),
+                default_option: c.text("default_option"),
+                update_option: c.text("update_option"),
+                is_auto_increment: c.flag("is_auto_increment"),
+                generation_expression_utf8: c.text("generation_expression_utf8"),
+                comment: c.text("comment"),
             };
             Some((
                 c.uint("table_id")?,

@@ -51,7 +51,7 @@ fn table_charset(sql: &str) -> Option<String> {
 
 /// `s` with the text of its quoted strings left out (a COMMENT may say
 /// anything).
-fn unquoted(s: &str) -> String {
+pub(crate) fn unquoted(s: &str) -> String {
     let mut quote = None;
     s.chars()
         .filter(|&c| match quote {
@@ -72,7 +72,7 @@ fn unquoted(s: &str) -> String {
 
 /// The word after the table option `name` (a whole word, any case),
 /// past an optional `=`.
-fn option_value(options: &str, name: &str) -> Option<String> {
+pub(crate) fn option_value(options: &str, name: &str) -> Option<String> {
     let upper = options.to_ascii_uppercase();
     let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let at = upper.match_indices(name).find_map(|(i, _)| {
@@ -380,7 +380,7 @@ pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String
         table: table_name(&ct.name),
         indexes,
         columns,
-        definition: None,
+        definition: super::definition_ddl::from_ddl(sql).ok(),
     })
 }
 
@@ -400,7 +400,7 @@ fn table_name(name: &ObjectName) -> String {
 
 /// The statement parsed; table options the parser does not know
 /// (`PAGE_COMPRESSED=1`…) are left out when they stop it.
-fn parse_create_table(sql: &str) -> Result<CreateTable, String> {
+pub(crate) fn parse_create_table(sql: &str) -> Result<CreateTable, String> {
     let parsed = Parser::parse_sql(&MySqlDialect {}, sql).or_else(|first| {
         // Parse the statement up to the end of its column list.
         let end = sql.rfind(')').ok_or_else(|| first.to_string())?;

@@ -2,7 +2,11 @@
 //! TABLE` statement) laid over its records, and the values decoded, the
 //! versions kept in the undo log included.
 
+pub mod collation_names;
 pub mod ddl;
+pub mod definition_dd;
+pub mod definition_ddl;
+pub mod definition_sys;
 pub mod field_layout;
 pub mod instant;
 pub mod key_search;

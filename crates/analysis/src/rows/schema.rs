@@ -135,7 +135,7 @@ impl Schema {
         columns.sort_by_key(|c| c.pos);
         Some(Schema {
             columns: columns.into_iter().map(dict_field).collect(),
-            definition: None,
+            definition: Some(super::definition_sys::from_sys_tables(table)),
             table: table.name.clone(),
             indexes: table
                 .indexes
@@ -221,7 +221,7 @@ impl Schema {
             table: leaf.name.clone(),
             indexes,
             columns: Vec::new(),
-            definition: None,
+            definition: Some(super::definition_dd::from_dd(table)),
         })
     }
 }

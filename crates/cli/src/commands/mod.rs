@@ -7,6 +7,7 @@ pub mod checksum;
 pub mod columns;
 pub mod count;
 pub mod doublewrite;
+pub mod export;
 pub mod extents;
 pub mod fill;
 pub mod heatmap;
@@ -16,6 +17,8 @@ pub mod page;
 pub mod pages;
 pub mod plot;
 pub mod records;
+pub mod records_sql;
+pub mod schema;
 pub mod sdi;
 pub mod segments;
 pub mod setup;
@@ -47,6 +50,13 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
     if inputs.format == Format::Csv && !matches!(command, Command::Records { .. }) {
         return Err(CliError::Usage(
             "--format csv is for records; the other reports are text or json".into(),
+        ));
+    }
+    if inputs.format == Format::Sql
+        && !matches!(command, Command::Records { .. } | Command::Schema { .. })
+    {
+        return Err(CliError::Usage(
+            "--format sql is for records and schema (export always writes SQL); the other reports are text or json".into(),
         ));
     }
     match command {
@@ -113,6 +123,10 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             };
             records::run(inputs, file, &args, out)
         }
+        Command::Schema { file, table, ddl } => {
+            schema::run(inputs, file, table.as_deref(), ddl.as_deref(), out)
+        }
+        Command::Export { out: dir, deleted } => export::run(inputs, dir, *deleted, out),
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
         Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
         Command::Completions { shell } => setup::completions(*shell, out),

@@ -56,7 +56,7 @@ impl Streamed<'_, '_> {
         match self.format {
             Format::Text => Kind::Text,
             Format::Json => Kind::Json,
-            Format::Csv => Kind::Exact,
+            Format::Csv | Format::Sql => Kind::Exact,
         }
     }
 
@@ -75,7 +75,7 @@ impl RowSink for Streamed<'_, '_> {
         match self.format {
             Format::Text => self.buf.push_str(&text::records_head(head)),
             Format::Json => {}
-            Format::Csv => self.buf.push_str(&text::records_csv_head(head)),
+            Format::Csv | Format::Sql => self.buf.push_str(&text::records_csv_head(head)),
         }
     }
 
@@ -87,7 +87,7 @@ impl RowSink for Streamed<'_, '_> {
                 Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
                 None => json::records_line(&mut self.buf, &self.fields, &row),
             },
-            Format::Csv => text::records_csv_row(&mut self.buf, &row),
+            Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, &row),
         }
         if self.buf.len() >= 1 << 16 {
             self.flush();
@@ -133,6 +133,9 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     let (schema, index) = schema_of(inputs, &space, args.ddl, &which, out)?;
     let index = index.as_deref();
     let schema = fitting_schema(&space, schema, index, args, out)?;
+    if inputs.format == Format::Sql {
+        return super::records_sql::run(&space, &schema, index, args, out);
+    }
     let mut sink = Streamed {
         out,
         format: inputs.format,
@@ -146,7 +149,7 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     match inputs.format {
         Format::Text => sink.buf.push_str(&text::records_tail(&r, sink.rows)),
         Format::Json => sink.buf.push_str(&json::records_findings(&r)),
-        Format::Csv => {}
+        Format::Csv | Format::Sql => {}
     }
     sink.flush();
     if !r.layout.fits() {

@@ -51,6 +51,26 @@ pub struct DdColumn {
     /// in the SDI).
     #[serde(deserialize_with = "labels")]
     pub elements: Vec<String>,
+    /// `column_type_utf8`: the SQL type as `SHOW CREATE TABLE` prints it
+    /// (`int unsigned`, `varchar(40)`, `enum('a','b')`).
+    pub column_type_utf8: String,
+    /// `default_value_utf8`: the default as text (when it is a value).
+    pub default_value_utf8: String,
+    /// `default_value_null`: the default is NULL.
+    pub default_value_null: bool,
+    /// `has_no_default`: no default is declared.
+    pub has_no_default: bool,
+    /// `default_option`: a default that is an expression
+    /// (`CURRENT_TIMESTAMP`).
+    pub default_option: String,
+    /// `update_option`: `ON UPDATE` (`CURRENT_TIMESTAMP`).
+    pub update_option: String,
+    /// `is_auto_increment`.
+    pub is_auto_increment: bool,
+    /// `generation_expression_utf8`: a generated column's expression.
+    pub generation_expression_utf8: String,
+    /// `comment`.
+    pub comment: String,
 }
 
 impl Default for DdColumn {
@@ -70,6 +90,15 @@ impl Default for DdColumn {
             collation_id: 63,
             se_private_data: String::new(),
             elements: Vec::new(),
+            column_type_utf8: String::new(),
+            default_value_utf8: String::new(),
+            default_value_null: false,
+            has_no_default: false,
+            default_option: String::new(),
+            update_option: String::new(),
+            is_auto_increment: false,
+            generation_expression_utf8: String::new(),
+            comment: String::new(),
         }
     }
 }
@@ -159,6 +188,15 @@ pub struct DdTable {
     pub indexes: Vec<DdIndex>,
     /// Its partitions, by number (none when it is not partitioned).
     pub partitions: Vec<DdPartition>,
+    /// `collation_id`: the table's default collation (0: not known).
+    pub collation_id: u64,
+    /// `row_format`: 1 FIXED, 2 DYNAMIC, 3 COMPRESSED, 4 REDUNDANT,
+    /// 5 COMPACT, 6 PAGED (0: not known).
+    pub row_format: u64,
+    /// `options`: `key_block_size=4;compress=zlib;…`.
+    pub options: String,
+    /// `comment`.
+    pub comment: String,
 }
 
 /// A tablespace's file (`mysql.tablespace_files`, an SDI tablespace's
