@@ -172,6 +172,7 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
         rows: 0,
         trx_head: undo
             .as_ref()
+            .filter(|u| records_trx::says_anything(u, view))
             .map(|u| innodb_render::recovery_text::trx_head(&u.open, view)),
         trx_rows: false,
     };

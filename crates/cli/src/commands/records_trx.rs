@@ -252,8 +252,16 @@ pub fn check_index(schema: &Schema, index: Option<&str>, view: View) -> Result<(
     ))
 }
 
+/// True when the listing says anything of transactions: always for
+/// `--committed` and `--as-of-trx`; as stored, when a transaction is in
+/// flight (otherwise the listing is the plain one).
+pub fn says_anything(undo: &Undo, view: View) -> bool {
+    view != View::Stored || !undo.open.open.is_empty()
+}
+
 /// What is said after the rows of transactions: text lines, or a JSON
-/// summary line; a CSV listing says it on the error stream.
+/// summary line (as stored, only when rows of open transactions were
+/// met); CSV has its `trx` column.
 pub fn tail(
     buf: &mut String,
     format: crate::args::Format,
@@ -263,6 +271,9 @@ pub fn tail(
 ) {
     use crate::args::Format;
     use innodb_render::recovery_text;
+    if view == View::Stored && counts.by_open_trx.is_empty() {
+        return;
+    }
     match format {
         Format::Text => buf.push_str(&recovery_text::trx_tail(counts, view)),
         Format::Json => buf.push_str(&recovery_text::trx_summary_json(&undo.open, counts, view)),
