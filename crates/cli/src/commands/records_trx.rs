@@ -88,9 +88,9 @@ pub fn read_undo(inputs: &Inputs, args: &TrxArgs, table: &str) -> Result<Option<
 /// the newest one these files record, or a view older than what purge
 /// kept.
 pub fn check_view(undo: &Undo, view: View, out: &mut Output) {
-    if !undo.findings.is_empty() && view != View::Stored {
+    if !undo.findings.is_empty() {
         out.say(&format!(
-            "warning: {} problems reading the undo logs (`undo` lists them): rows whose undo records are not reached are named as such",
+            "warning: {} problems reading the undo logs (`undo` lists them; with --system, give each undo tablespace with --undo): a transaction in flight whose undo segment was not read is not known, its rows are not marked nor rolled back, and rows whose undo records are not reached are named as such",
             undo.findings.len()
         ));
     }
