@@ -130,6 +130,11 @@ struct Resolving<'r, 's> {
     view: View,
     undo: Option<(&'r RollPtrSpaces<'r>, &'r OpenTransactions)>,
     resolver: Option<RowResolver<'r>>,
+    /// `--limit`: rows handed on at most (records read and not shown do
+    /// not count).
+    limit: Option<usize>,
+    /// Rows handed on.
+    shown: usize,
 }
 
 impl RowSink for Resolving<'_, '_> {
@@ -151,7 +156,11 @@ impl RowSink for Resolving<'_, '_> {
         };
         match (self.pass, resolved) {
             (Pass::Shown, Resolved::Row(r)) | (Pass::Deleted, Resolved::Deleted(r)) => {
-                self.inner.row(r)
+                if self.limit.is_some_and(|l| self.shown >= l) {
+                    return false;
+                }
+                self.shown += 1;
+                self.inner.row(r) && self.limit.is_none_or(|l| self.shown < l)
             }
             _ => true,
         }
@@ -199,18 +208,14 @@ pub fn stream(
         view: args.view,
         undo: with,
         resolver: None,
+        limit: args.limit,
+        shown: 0,
     };
     // Delete-marked records are read when the undo logs are: a view may
     // restore them, and an open transaction's deletes are counted.
     let read_deleted = undo.is_some();
-    let mut report = RecordsReport::stream(
-        space,
-        schema,
-        args.index,
-        read_deleted,
-        args.limit,
-        &mut shown,
-    )?;
+    let mut report =
+        RecordsReport::stream(space, schema, args.index, read_deleted, None, &mut shown)?;
     let (counts, findings) = match shown.resolver {
         Some(r) => (Some(r.counts), r.findings),
         None => (None, Vec::new()),
@@ -223,8 +228,10 @@ pub fn stream(
             view: args.view,
             undo: with,
             resolver: None,
+            limit: args.limit,
+            shown: 0,
         };
-        let d = RecordsReport::stream(space, schema, args.index, true, args.limit, &mut deleted)?;
+        let d = RecordsReport::stream(space, schema, args.index, true, None, &mut deleted)?;
         report.erased_records = d.erased_records;
     }
     Ok(Streamed {
