@@ -30,6 +30,7 @@ mod page_sweep;
 mod pictures;
 mod properties;
 mod read_only;
+mod recovery;
 mod scale;
 mod setup;
 mod space_corruption;

@@ -279,7 +279,8 @@ pub enum Command {
         /// The index, by name (`PRIMARY`, `table.PRIMARY`, `db/table.k`) or id (default: the clustered index).
         #[arg(long)]
         index: Option<String>,
-        /// List delete-marked records too (marked as such).
+        /// After the rows, the deleted ones as a set of their own (delete-marked and not yet
+        /// purged, and purged records whose bytes are still there), marked as such.
         #[arg(long)]
         deleted: bool,
         /// At most this many rows.
@@ -288,6 +289,18 @@ pub enum Command {
         /// A CREATE TABLE statement giving the columns (before --system and the SDI).
         #[arg(long)]
         ddl: Option<PathBuf>,
+        /// The committed rows, as crash recovery leaves them: every transaction the undo logs show
+        /// in flight (active, or XA prepared) rolled back through its undo records (needs
+        /// --datadir, or --system and --undo).
+        #[arg(long, conflicts_with = "as_of_trx")]
+        committed: bool,
+        /// What a read view opened before transaction N began sees: each row followed back through
+        /// DB_ROLL_PTR to its newest version committed before N.
+        #[arg(long, value_name = "N")]
+        as_of_trx: Option<u64>,
+        /// An undo tablespace (repeat for each), with --system; --datadir finds them.
+        #[arg(long = "undo")]
+        undo: Vec<PathBuf>,
     },
     /// The CREATE TABLE of a table, from whichever source it has: --ddl, the dictionary
     /// (--system, --datadir: SYS_* or mysql.ibd), the file's SDI. From SYS_* it says in column

@@ -36,13 +36,21 @@ pub fn records_line(
             serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
         );
     }
-    let line = serde_json::json!({
-        "page": row.page,
-        "origin": row.origin,
-        "deleted": row.deleted,
-        "state": row.state,
-        "row": obj,
-    });
+    let mut line = serde_json::Map::new();
+    line.insert("page".into(), row.page.into());
+    line.insert("origin".into(), row.origin.into());
+    line.insert("deleted".into(), row.deleted.into());
+    line.insert("state".into(), serde_json::json!(row.state));
+    if let Some(t) = &row.trx {
+        if let Some(s) = t.state {
+            line.insert("trx_state".into(), serde_json::json!(s));
+        }
+        if t.rebuild != innodb_analysis::rows::row_state::Rebuild::Stored {
+            line.insert("rebuilt".into(), serde_json::json!(t));
+        }
+    }
+    line.insert("row".into(), serde_json::Value::Object(obj));
+    let line = serde_json::Value::Object(line);
     out.push_str(&line.to_string());
     out.push('\n');
 }
@@ -74,9 +82,22 @@ pub fn records_line_keyed(
     let state = serde_json::to_string(&row.state).unwrap_or_default();
     let _ = write!(
         out,
-        "{{\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},\"row\":{{",
+        "{{\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},",
         row.page, row.origin, row.deleted
     );
+    if let Some(t) = &row.trx {
+        if let Some(s) = t.state {
+            let _ = write!(out, "\"trx_state\":\"{}\",", s.name());
+        }
+        if t.rebuild != innodb_analysis::rows::row_state::Rebuild::Stored {
+            let _ = write!(
+                out,
+                "\"rebuilt\":{},",
+                serde_json::to_string(t).unwrap_or_else(|_| "null".into())
+            );
+        }
+    }
+    out.push_str("\"row\":{");
     for (i, (k, v)) in keys.iter().zip(&row.values).enumerate() {
         if i > 0 {
             out.push(',');
@@ -232,6 +253,7 @@ mod tests {
     use super::*;
     use innodb_analysis::rows::ddl::schema_from_ddl;
     use innodb_analysis::rows::records::{Confidence, Row, RowState};
+    use innodb_analysis::rows::row_state::{Rebuild, RowTrx, TrxState};
     use innodb_format::value::column_value::Value;
 
     /// The direct writer gives the bytes serde's JSON tree gives, for every
@@ -267,6 +289,12 @@ mod tests {
                 values: values.clone(),
                 roll_ptr: None,
                 external: Vec::new(),
+                trx: (state != RowState::Garbage).then_some(RowTrx {
+                    state: Some(TrxState::Active),
+                    rebuild: Rebuild::Reverted,
+                    stored_trx_id: Some(41),
+                    undone: 2,
+                }),
             };
             let (mut a, mut b) = (String::new(), String::new());
             records_line(&mut a, fields, &row);

@@ -8,6 +8,7 @@ pub mod datadir_text;
 pub mod doublewrite_text;
 pub mod json;
 pub mod png;
+pub mod recovery_text;
 pub mod safe;
 
 /// What a report must be to be rendered as JSON.

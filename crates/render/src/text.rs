@@ -496,6 +496,9 @@ pub fn records_row(o: &mut String, row: &innodb_analysis::rows::records::Row) {
             let _ = write!(o, "\t(garbage list: purged, bytes still there{confidence})");
         }
     }
+    if let Some(t) = &row.trx {
+        let _ = write!(o, "\t({})", crate::recovery_text::trx_mark(t));
+    }
     o.push('\n');
 }
 
@@ -598,6 +601,27 @@ pub fn records_csv_head(r: &innodb_analysis::rows::records::RecordsReport) -> St
     }
     o.push_str("state,confidence\n");
     o
+}
+
+/// [`records_csv_head`] with the `trx` column of [`records_csv_row_trx`].
+pub fn records_csv_head_trx(r: &innodb_analysis::rows::records::RecordsReport) -> String {
+    let mut o = records_csv_head(r);
+    o.pop();
+    o.push_str(",trx\n");
+    o
+}
+
+/// [`records_csv_row`] with a last column: what the undo logs tell of the
+/// row (`active`, `prepared`, `reverted`, `restored`; empty when committed
+/// as stored).
+pub fn records_csv_row_trx(o: &mut String, row: &innodb_analysis::rows::records::Row) {
+    records_csv_row(o, row);
+    o.pop();
+    o.push(',');
+    if let Some(t) = &row.trx {
+        o.push_str(crate::recovery_text::trx_word(t));
+    }
+    o.push('\n');
 }
 
 /// One row of `records` as CSV, appended to `o`.

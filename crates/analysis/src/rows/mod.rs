@@ -14,5 +14,7 @@ pub mod mariadb_instant;
 pub mod off_page;
 pub mod records;
 pub mod row_history;
+pub mod row_recovery;
+pub mod row_state;
 pub mod schema;
 pub mod table_definition;

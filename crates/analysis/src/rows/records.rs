@@ -163,6 +163,10 @@ pub struct Row {
     /// BLOB chain or LOB (its 20-byte reference's `BTR_EXTERN_PAGE_NO`).
     #[serde(skip)]
     pub external: Vec<(usize, u32)>,
+    /// What the undo logs tell of this version (uncommitted, or rebuilt
+    /// from the undo log), when they were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trx: Option<crate::rows::row_state::RowTrx>,
 }
 
 /// The `records` report.
@@ -423,6 +427,9 @@ pub trait RowSink {
     fn start(&mut self, head: &RecordsReport);
     /// One row; false to stop reading (the reader of the output is gone).
     fn row(&mut self, row: Row) -> bool;
+    /// A new set of rows begins (`records --deleted`: the deleted rows
+    /// after the live ones), titled `title`.
+    fn section(&mut self, _title: &str) {}
 }
 
 /// Rows kept in memory, for the reports that show them all.
@@ -776,6 +783,7 @@ fn decode_row(
         values,
         roll_ptr,
         external,
+        trx: None,
     }
 }
 

@@ -181,16 +181,8 @@ impl RowHistory {
         system: &Tablespace,
         undo: &[&Tablespace],
     ) -> RowHistory {
-        let mut walk = ChainWalk {
-            fields,
-            n_unique,
-            row,
-            spaces: RollPtrSpaces::new(system, undo),
-            seen: HashSet::new(),
-            pointer: None,
-            buf: Vec::new(),
-            findings: Vec::new(),
-        };
+        let spaces = RollPtrSpaces::new(system, undo);
+        let mut walk = ChainWalk::new(fields, n_unique, row, &spaces);
         let mut versions = vec![Version {
             trx_id: match row.values.get(n_unique) {
                 Some(Value::UInt(t)) => *t,
@@ -222,13 +214,14 @@ impl RowHistory {
     }
 }
 
-/// What following one row's version chain keeps between undo records.
-struct ChainWalk<'a> {
+/// What following one row's version chain keeps between undo records
+/// (also what `records --committed` and `--as-of-trx` walk rows with).
+pub(crate) struct ChainWalk<'a> {
     fields: &'a [IndexField],
     n_unique: usize,
     row: &'a crate::rows::records::Row,
     /// Which tablespace a roll pointer's id names.
-    spaces: RollPtrSpaces<'a>,
+    spaces: &'a RollPtrSpaces<'a>,
     /// The undo records passed: (space, page, offset).
     seen: HashSet<(u32, u32, u16)>,
     /// The undo record read last and where its DB_ROLL_PTR is: (space, page, offset).
@@ -238,9 +231,34 @@ struct ChainWalk<'a> {
 }
 
 impl<'a> ChainWalk<'a> {
+    /// A walk back from `row`, one of the rows of a clustered index whose
+    /// fields are `fields` (the first `n_unique` its key).
+    pub(crate) fn new(
+        fields: &'a [IndexField],
+        n_unique: usize,
+        row: &'a crate::rows::records::Row,
+        spaces: &'a RollPtrSpaces<'a>,
+    ) -> Self {
+        ChainWalk {
+            fields,
+            n_unique,
+            row,
+            spaces,
+            seen: HashSet::new(),
+            pointer: None,
+            buf: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// The problems met on the way (cycles).
+    pub(crate) fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+
     /// The version before the last of `versions`, rebuilt from the undo
     /// record its roll pointer `roll` points to; or why the chain ends.
-    fn older_version(
+    pub(crate) fn older_version(
         &mut self,
         roll: Option<RollPtr>,
         versions: &[Version],

@@ -18,6 +18,7 @@ pub mod pages;
 pub mod plot;
 pub mod records;
 pub mod records_sql;
+pub mod records_trx;
 pub mod schema;
 pub mod sdi;
 pub mod segments;
@@ -113,6 +114,9 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             deleted,
             limit,
             ddl,
+            committed,
+            as_of_trx,
+            undo,
         } => {
             let args = records::Args {
                 table: table.as_deref(),
@@ -120,6 +124,11 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
                 deleted: *deleted,
                 limit: *limit,
                 ddl: ddl.as_deref(),
+                trx: records_trx::TrxArgs {
+                    committed: *committed,
+                    as_of_trx: *as_of_trx,
+                    undo,
+                },
             };
             records::run(inputs, file, &args, out)
         }

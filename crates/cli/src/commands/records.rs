@@ -3,6 +3,7 @@
 
 use crate::args::Format;
 use crate::commands::columns::{schema_of, Which};
+use crate::commands::records_trx::{self, StreamArgs, TrxArgs};
 use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
@@ -24,6 +25,8 @@ pub struct Args<'a> {
     pub limit: Option<usize>,
     /// `--ddl`: a CREATE TABLE statement giving the columns.
     pub ddl: Option<&'a Path>,
+    /// `--committed`, `--as-of-trx`, `--undo`.
+    pub trx: TrxArgs<'a>,
 }
 
 /// Leaf pages read to see whether a schema fits before the rows are
@@ -49,6 +52,12 @@ struct Streamed<'o, 'a> {
     /// The JSON keys of the fields, quoted (`None`: two share a name).
     keys: Option<Vec<String>>,
     rows: usize,
+    /// What is said of transactions before the rows (text), when the
+    /// undo logs were read.
+    trx_head: Option<String>,
+    /// The rows carry what the undo logs tell (a clustered index read
+    /// with them): CSV has a `trx` column.
+    trx_rows: bool,
 }
 
 impl Streamed<'_, '_> {
@@ -72,10 +81,24 @@ impl RowSink for Streamed<'_, '_> {
     fn start(&mut self, head: &RecordsReport) {
         self.fields = head.fields.clone();
         self.keys = json::records_keys(&head.fields);
+        self.trx_rows =
+            self.trx_head.is_some() && head.fields.iter().any(|f| f.name == "DB_TRX_ID");
         match self.format {
-            Format::Text => self.buf.push_str(&text::records_head(head)),
+            Format::Text => {
+                self.buf.push_str(&text::records_head(head));
+                if let (true, Some(h)) = (self.trx_rows, &self.trx_head) {
+                    self.buf.push_str(h);
+                }
+            }
             Format::Json => {}
+            Format::Csv if self.trx_rows => self.buf.push_str(&text::records_csv_head_trx(head)),
             Format::Csv | Format::Sql => self.buf.push_str(&text::records_csv_head(head)),
+        }
+    }
+
+    fn section(&mut self, title: &str) {
+        if self.format == Format::Text {
+            self.buf.push_str(&format!("# {title}\n"));
         }
     }
 
@@ -87,6 +110,7 @@ impl RowSink for Streamed<'_, '_> {
                 Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
                 None => json::records_line(&mut self.buf, &self.fields, &row),
             },
+            Format::Csv if self.trx_rows => text::records_csv_row_trx(&mut self.buf, &row),
             Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, &row),
         }
         if self.buf.len() >= 1 << 16 {
@@ -133,8 +157,19 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     let (schema, index) = schema_of(inputs, &space, args.ddl, &which, out)?;
     let index = index.as_deref();
     let schema = fitting_schema(&space, schema, index, args, out)?;
+    let view = args.trx.view();
     if inputs.format == Format::Sql {
+        if view != innodb_analysis::rows::row_recovery::View::Stored {
+            return Err(CliError::Usage(
+                "records --format sql writes the rows as stored; --committed and --as-of-trx are not combined with it yet: use --format json or csv for those".into(),
+            ));
+        }
         return super::records_sql::run(&space, &schema, index, args, out);
+    }
+    records_trx::check_index(&schema, index, view)?;
+    let undo = records_trx::read_undo(inputs, &args.trx, &schema.table)?;
+    if let Some(u) = &undo {
+        records_trx::check_view(u, view, out);
     }
     let mut sink = Streamed {
         out,
@@ -143,13 +178,29 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
         fields: Vec::new(),
         keys: None,
         rows: 0,
+        trx_head: undo
+            .as_ref()
+            .filter(|u| records_trx::says_anything(u, view))
+            .map(|u| innodb_render::recovery_text::trx_head(&u.open, view)),
+        trx_rows: false,
     };
-    let r = RecordsReport::stream(&space, &schema, index, args.deleted, args.limit, &mut sink)
+    let stream_args = StreamArgs {
+        index,
+        deleted: args.deleted,
+        limit: args.limit,
+        view,
+    };
+    let streamed = records_trx::stream(&space, &schema, &stream_args, undo.as_ref(), &mut sink)
         .map_err(|e| no_index(&space, e))?;
+    let mut r = streamed.report;
+    r.findings.extend(streamed.findings);
     match inputs.format {
         Format::Text => sink.buf.push_str(&text::records_tail(&r, sink.rows)),
         Format::Json => sink.buf.push_str(&json::records_findings(&r)),
         Format::Csv | Format::Sql => {}
+    }
+    if let (Some(u), Some(c)) = (&undo, &streamed.counts) {
+        records_trx::tail(&mut sink.buf, inputs.format, u, c, view);
     }
     sink.flush();
     if !r.layout.fits() {
