@@ -94,6 +94,17 @@ fn charset_of_collation(collation: &str) -> String {
     collation.split('_').next().unwrap_or(collation).to_string()
 }
 
+/// The fractional seconds digits a TIME, DATETIME or TIMESTAMP declares
+/// (0 when it declares none).
+fn temporal_fsp(dt: &DataType) -> Option<u32> {
+    match dt {
+        DataType::Time(fsp, _) | DataType::Datetime(fsp) | DataType::Timestamp(fsp, _) => {
+            Some(fsp.unwrap_or(0) as u32)
+        }
+        _ => None,
+    }
+}
+
 fn frac_bytes(fsp: Option<u64>) -> u32 {
     (fsp.unwrap_or(0) as u32).div_ceil(2)
 }
@@ -143,6 +154,7 @@ fn column_field(
         decimal: t.decimal,
         labels: t.labels,
         set: t.set,
+        fsp: temporal_fsp(dt),
         instant: Default::default(),
     })
 }
@@ -620,7 +632,7 @@ fn table_columns(
 /// Adds the hidden column InnoDB gives a table with a FULLTEXT index
 /// (BIGINT UNSIGNED NOT NULL, after the declared columns) unless the
 /// statement declares it.
-fn add_fts_doc_id(columns: &mut Vec<IndexField>) {
+pub(crate) fn add_fts_doc_id(columns: &mut Vec<IndexField>) {
     if columns
         .iter()
         .any(|c| c.name.eq_ignore_ascii_case("FTS_DOC_ID"))
@@ -661,7 +673,10 @@ fn key_field(columns: &[IndexField], name: &str) -> Result<IndexField, String> {
 /// The clustered index's fields (`dict_index_build_internal_clust`): the
 /// primary key (or `DB_ROW_ID`), `DB_TRX_ID`, `DB_ROLL_PTR`, then the
 /// other columns in order.
-fn clustered_fields(columns: &[IndexField], primary: &[String]) -> Result<Vec<IndexField>, String> {
+pub(crate) fn clustered_fields(
+    columns: &[IndexField],
+    primary: &[String],
+) -> Result<Vec<IndexField>, String> {
     let mut fields = Vec::new();
     if primary.is_empty() {
         fields.push(sys_field("DB_ROW_ID", 6));
@@ -684,7 +699,7 @@ fn clustered_fields(columns: &[IndexField], primary: &[String]) -> Result<Vec<In
 /// A secondary index's fields (`dict_index_build_internal_non_clust`): its
 /// key columns `cols`, then the primary key's columns it does not have
 /// (or `DB_ROW_ID`).
-fn secondary_fields(
+pub(crate) fn secondary_fields(
     cols: &[String],
     columns: &[IndexField],
     primary: &[String],
