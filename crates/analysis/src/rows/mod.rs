@@ -4,6 +4,8 @@
 
 pub mod ddl;
 pub mod field_layout;
+pub mod frm_definition;
+pub mod frm_schema;
 pub mod instant;
 pub mod key_search;
 pub mod mariadb_instant;
