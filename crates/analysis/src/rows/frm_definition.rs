@@ -177,6 +177,17 @@ fn default(c: &FrmColumn, mariadb: bool) -> Option<String> {
         return (e.kind == ExpressionKind::Default).then(|| e.text.clone());
     }
     let r = &c.record;
+    // SHOW CREATE TABLE gives an AUTO_INCREMENT column no default.
+    if r.unireg_check == unireg::NEXT_NUMBER {
+        return None;
+    }
+    // MariaDB prints a BLOB's or TEXT's NULL default; MySQL 5.x none.
+    if matches!(
+        r.field_type,
+        ft::TINY_BLOB | ft::BLOB | ft::MEDIUM_BLOB | ft::LONG_BLOB
+    ) {
+        return (mariadb && r.nullable()).then(|| "NULL".into());
+    }
     if matches!(
         r.unireg_check,
         unireg::TIMESTAMP_DN_FIELD | unireg::TIMESTAMP_DNUN_FIELD
