@@ -473,6 +473,46 @@ mod tests {
     }
 
     #[test]
+    fn fractions_with_their_declared_digits_and_year_zero() {
+        let t = |mysql: u32, len: u32| ColumnType {
+            mtype: DATA_FIXBINARY,
+            prtype: mysql,
+            len,
+        };
+        // TIME(5) 12:34:56.45638: hh:mm:ss packed after 0x800000, then the
+        // fraction in 3 bytes (microseconds).
+        let hms: u64 = (12 << 12) | (34 << 6) | 56;
+        let packed = ((0x80_0000 + hms) << 24) | 456_380;
+        let b = packed.to_be_bytes();
+        let time = &b[2..];
+        assert_eq!(
+            decode_with_digits(&t(mysql::TIME, 6), time, Some(5)),
+            Value::Text("12:34:56.45638".into())
+        );
+        assert_eq!(
+            decode(&t(mysql::TIME, 6), time),
+            Value::Text("12:34:56.456380".into())
+        );
+        // DATETIME(3) 2020-01-02 03:04:05.123: the fraction in 2 bytes
+        // (hundreds of microseconds).
+        let ymd: u64 = ((2020 * 13 + 1) << 5) | 2;
+        let int = 0x80_0000_0000 + ((ymd << 17) | (3 << 12) | (4 << 6) | 5);
+        let mut dt = int.to_be_bytes()[3..].to_vec();
+        dt.extend_from_slice(&1230u16.to_be_bytes());
+        assert_eq!(
+            decode_with_digits(&t(mysql::DATETIME, 7), &dt, Some(3)),
+            Value::Text("2020-01-02 03:04:05.123".into())
+        );
+        let year = ColumnType {
+            mtype: DATA_INT,
+            prtype: DATA_UNSIGNED | mysql::YEAR,
+            len: 1,
+        };
+        assert_eq!(decode(&year, &[0]), Value::Text("0000".into()));
+        assert_eq!(decode(&year, &[101]), Value::Text("2001".into()));
+    }
+
+    #[test]
     fn utc_dates() {
         assert_eq!(utc(1_500_003_600), "2017-07-14 03:40:00");
         assert_eq!(utc(0), "1970-01-01 00:00:00");
