@@ -18,6 +18,7 @@ mod count_stats;
 mod crafted_corruption;
 mod datadir_reports;
 mod fixtures;
+mod frm;
 mod fuzz_corpus;
 mod hostile_arguments;
 mod mutations;

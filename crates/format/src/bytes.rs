@@ -107,6 +107,25 @@ pub fn u64_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u64, For
     Ok(u64::from_be_bytes(array(buf, offset, field)?))
 }
 
+/// Reads a little-endian `u16` (the `.frm` file's byte order, `uint2korr`).
+#[inline]
+pub fn u16_le_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u16, FormatError> {
+    Ok(u16::from_le_bytes(array(buf, offset, field)?))
+}
+
+/// Reads a little-endian 24-bit integer (`uint3korr`).
+#[inline]
+pub fn u24_le_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u32, FormatError> {
+    let [a, b, c]: [u8; 3] = array(buf, offset, field)?;
+    Ok(u32::from_le_bytes([a, b, c, 0]))
+}
+
+/// Reads a little-endian `u32` (`uint4korr`).
+#[inline]
+pub fn u32_le_at(buf: &[u8], offset: usize, field: &'static str) -> Result<u32, FormatError> {
+    Ok(u32::from_le_bytes(array(buf, offset, field)?))
+}
+
 /// True when every byte of `buf` is zero.
 #[inline]
 pub fn is_all_zero(buf: &[u8]) -> bool {

@@ -23,6 +23,7 @@ pub mod dblwr;
 pub mod error;
 pub mod field;
 pub mod fil;
+pub mod frm;
 pub mod fsp;
 pub mod index;
 pub mod layout;

@@ -16,6 +16,7 @@ pub mod doublewrite_file;
 pub mod error;
 pub mod finding;
 pub mod finding_log;
+pub mod frm_file;
 pub mod index_roots;
 pub mod list_walk;
 pub mod lob;

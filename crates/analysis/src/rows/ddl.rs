@@ -8,6 +8,7 @@
 //! (UNIQUE keys first, otherwise the statement's order).
 
 use crate::rows::schema::{IndexField, Schema, SchemaIndex};
+use innodb_format::value::charset;
 use innodb_format::value::column_value::{
     ColumnType, DATA_BINARY, DATA_BLOB, DATA_DOUBLE, DATA_FIXBINARY, DATA_FLOAT, DATA_GEOMETRY,
     DATA_INT, DATA_MYSQL, DATA_NOT_NULL, DATA_SYS, DATA_UNSIGNED, DATA_VARMYSQL,
@@ -20,23 +21,28 @@ use sqlparser::ast::{
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
-/// Collation id (for its bytes per character) of a character set name.
+/// The default collation id of a character set name (utf8mb4's for a
+/// set this does not know).
 fn collation_of(charset: &str) -> u32 {
-    match charset.to_ascii_lowercase().as_str() {
-        "latin1" => 8,
-        "ascii" => 11,
-        "binary" => 63,
-        "utf8" | "utf8mb3" => 33,
-        _ => 45, // utf8mb4 and the rest: up to 4 bytes per character
-    }
+    charset::default_collation(charset).unwrap_or(45)
 }
 
 fn mbmaxlen(collation: u32) -> u32 {
-    match collation {
-        8 | 11 | 63 => 1,
-        33 => 3,
-        _ => 4,
-    }
+    charset::mbmaxlen(collation)
+}
+
+/// The table's default collation: its `COLLATE` option, else its
+/// character set's default collation, else utf8mb4's.
+fn table_collation(sql: &str) -> u32 {
+    let options = sql
+        .rfind(')')
+        .and_then(|i| sql.get(i..))
+        .map(unquoted)
+        .unwrap_or_default();
+    option_value(&options, "COLLATE")
+        .and_then(|c| charset::collation_id(&c))
+        .or_else(|| table_charset(sql).map(|cs| collation_of(&cs)))
+        .unwrap_or(45)
 }
 
 /// The table's default character set, from the table options after the
@@ -94,6 +100,17 @@ fn charset_of_collation(collation: &str) -> String {
     collation.split('_').next().unwrap_or(collation).to_string()
 }
 
+/// The fractional seconds digits a TIME, DATETIME or TIMESTAMP declares
+/// (0 when it declares none).
+fn temporal_fsp(dt: &DataType) -> Option<u32> {
+    match dt {
+        DataType::Time(fsp, _) | DataType::Datetime(fsp) | DataType::Timestamp(fsp, _) => {
+            Some(fsp.unwrap_or(0) as u32)
+        }
+        _ => None,
+    }
+}
+
 fn frac_bytes(fsp: Option<u64>) -> u32 {
     (fsp.unwrap_or(0) as u32).div_ceil(2)
 }
@@ -120,17 +137,17 @@ impl FieldType {
 }
 
 /// One column as an index field; `None` for a type this does not know.
-/// `not_null`: declared NOT NULL or in the primary key; `charset`: the
-/// column's character set, else the table's `table_cs`.
+/// `not_null`: declared NOT NULL or in the primary key; `collation`: the
+/// column's collation id, else the table's `table_coll`.
 fn column_field(
     name: &str,
     dt: &DataType,
     not_null: bool,
-    charset: Option<&str>,
-    table_cs: &str,
+    collation: Option<u32>,
+    table_coll: u32,
 ) -> Option<IndexField> {
     let nn = if not_null { DATA_NOT_NULL } else { 0 };
-    let coll = collation_of(charset.unwrap_or(table_cs));
+    let coll = collation.unwrap_or(table_coll);
     let t = integer_type(dt, nn)
         .or_else(|| float_or_decimal_type(dt, nn))
         .or_else(|| temporal_type(dt, nn))
@@ -143,6 +160,7 @@ fn column_field(
         decimal: t.decimal,
         labels: t.labels,
         set: t.set,
+        fsp: temporal_fsp(dt),
         instant: Default::default(),
     })
 }
@@ -336,10 +354,11 @@ fn spatial_type(dt: &DataType, nn: u32) -> Option<FieldType> {
 /// roots of the file (`roots`: (index id, root page), sorted by id; the SDI
 /// index left out).
 pub fn schema_from_ddl(sql: &str, roots: &[(u64, u32)]) -> Result<Schema, String> {
+    let sql = &without_binary_attribute(sql);
     let ct = parse_create_table(sql)?;
-    let table_cs = table_charset(sql).unwrap_or_else(|| "utf8mb4".into());
+    let table_cs = table_collation(sql);
     let mut keys = TableKeys::of(&ct);
-    let (mut columns, virtual_columns) = table_columns(&ct, &mut keys, &table_cs)?;
+    let (mut columns, virtual_columns) = table_columns(&ct, &mut keys, table_cs)?;
     if keys.fulltext {
         add_fts_doc_id(&mut columns);
     }
@@ -544,11 +563,71 @@ fn clustered_key(keys: TableKeys, columns: &[IndexField]) -> (String, Vec<String
     }
 }
 
-/// The column names of a key's parts.
+/// The column names of a key's parts; a prefix part (`email(3)`) names
+/// its column.
 fn key_columns(cols: &[IndexColumn]) -> Vec<String> {
     cols.iter()
-        .map(|c| c.column.expr.to_string().trim_matches('`').to_string())
+        .map(|c| {
+            let part = c.column.expr.to_string();
+            let name = match part.strip_suffix(')').and_then(|p| p.rsplit_once('(')) {
+                Some((name, len)) if len.trim().chars().all(|d| d.is_ascii_digit()) => name,
+                _ => part.as_str(),
+            };
+            name.trim().trim_matches('`').to_string()
+        })
         .collect()
+}
+
+/// `sql` with the `BINARY` attribute of character columns (`VARCHAR(40)
+/// BINARY`, `TEXT BINARY`: the binary collation of the column's character
+/// set, which changes nothing stored) left out, which the parser does not
+/// take; the BINARY type (`BINARY(8)`) stays.
+fn without_binary_attribute(sql: &str) -> String {
+    const TEXT_TYPES: [&str; 8] = [
+        "char",
+        "varchar",
+        "character",
+        "varying",
+        "text",
+        "tinytext",
+        "mediumtext",
+        "longtext",
+    ];
+    let mut out = sql.to_string();
+    let upper = sql.to_ascii_uppercase();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (at, _) in upper
+        .match_indices("BINARY")
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        let before = sql.get(..at).unwrap_or("");
+        let after = sql.get(at + 6..).unwrap_or("");
+        if before.chars().next_back().is_some_and(word)
+            || after.chars().next().is_some_and(word)
+            || after.trim_start().starts_with('(')
+        {
+            continue;
+        }
+        // The type before: `CHAR(n)` (skip the length) or `TEXT`.
+        let mut head = before.trim_end();
+        if let Some(open) = head.strip_suffix(')').and_then(|h| h.rfind('(')) {
+            head = head.get(..open).unwrap_or("").trim_end();
+        }
+        let type_word: String = head
+            .chars()
+            .rev()
+            .take_while(|&c| word(c))
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        if TEXT_TYPES.contains(&type_word.to_ascii_lowercase().as_str()) {
+            out.replace_range(at..at + 6, "      ");
+        }
+    }
+    out
 }
 
 /// The table's columns as fields, in the statement's order: those stored
@@ -559,7 +638,7 @@ fn key_columns(cols: &[IndexColumn]) -> Vec<String> {
 fn table_columns(
     ct: &CreateTable,
     keys: &mut TableKeys,
-    table_cs: &str,
+    table_cs: u32,
 ) -> Result<(Vec<IndexField>, Vec<IndexField>), String> {
     let primary = &mut keys.primary;
     let mut unique = Vec::new();
@@ -593,9 +672,14 @@ fn table_columns(
                     generation_expr_mode,
                     ..
                 } => is_virtual = *generation_expr_mode != Some(GeneratedExpressionMode::Stored),
-                ColumnOption::CharacterSet(cs) => charset = Some(cs.to_string()),
+                ColumnOption::CharacterSet(cs) => {
+                    charset = Some(collation_of(cs.to_string().trim_matches('`')))
+                }
                 ColumnOption::Collation(c) => {
-                    collation = Some(charset_of_collation(&c.to_string()))
+                    let name = c.to_string();
+                    let name = name.trim_matches('`');
+                    collation = charset::collation_id(name)
+                        .or_else(|| Some(collation_of(&charset_of_collation(name))));
                 }
                 _ => {}
             }
@@ -603,9 +687,9 @@ fn table_columns(
         if primary.contains(&name) {
             not_null = true;
         }
-        // A collation alone gives its character set.
-        let charset = charset.or(collation);
-        let field = column_field(&name, &c.data_type, not_null, charset.as_deref(), table_cs)
+        // A collation names its character set too.
+        let collation = collation.or(charset);
+        let field = column_field(&name, &c.data_type, not_null, collation, table_cs)
             .ok_or_else(|| format!("column {name}: type {} is not supported", c.data_type))?;
         if is_virtual {
             virtual_columns.push(field);
@@ -620,7 +704,7 @@ fn table_columns(
 /// Adds the hidden column InnoDB gives a table with a FULLTEXT index
 /// (BIGINT UNSIGNED NOT NULL, after the declared columns) unless the
 /// statement declares it.
-fn add_fts_doc_id(columns: &mut Vec<IndexField>) {
+pub(crate) fn add_fts_doc_id(columns: &mut Vec<IndexField>) {
     if columns
         .iter()
         .any(|c| c.name.eq_ignore_ascii_case("FTS_DOC_ID"))
@@ -661,7 +745,10 @@ fn key_field(columns: &[IndexField], name: &str) -> Result<IndexField, String> {
 /// The clustered index's fields (`dict_index_build_internal_clust`): the
 /// primary key (or `DB_ROW_ID`), `DB_TRX_ID`, `DB_ROLL_PTR`, then the
 /// other columns in order.
-fn clustered_fields(columns: &[IndexField], primary: &[String]) -> Result<Vec<IndexField>, String> {
+pub(crate) fn clustered_fields(
+    columns: &[IndexField],
+    primary: &[String],
+) -> Result<Vec<IndexField>, String> {
     let mut fields = Vec::new();
     if primary.is_empty() {
         fields.push(sys_field("DB_ROW_ID", 6));
@@ -684,7 +771,7 @@ fn clustered_fields(columns: &[IndexField], primary: &[String]) -> Result<Vec<In
 /// A secondary index's fields (`dict_index_build_internal_non_clust`): its
 /// key columns `cols`, then the primary key's columns it does not have
 /// (or `DB_ROW_ID`).
-fn secondary_fields(
+pub(crate) fn secondary_fields(
     cols: &[String],
     columns: &[IndexField],
     primary: &[String],
@@ -987,16 +1074,27 @@ mod tests {
             let s = parse(&format!("CREATE TABLE t (c CHAR(10)) {options}"));
             assert_eq!(column(&s, "c").column_type, latin1_char, "{options}");
         }
-        // A column's collation alone gives its character set.
+        // A column's collation gives its character set, and is kept
+        // (latin1_bin 47, utf8mb4_bin 46); a column's character set gives
+        // its default collation (gbk_chinese_ci 28).
         let s = parse(
-            "CREATE TABLE t (c CHAR(10) COLLATE latin1_bin, u CHAR(10) COLLATE utf8mb4_bin) \
-             DEFAULT CHARSET=utf8",
+            "CREATE TABLE t (c CHAR(10) COLLATE latin1_bin, u CHAR(10) COLLATE utf8mb4_bin, \
+             g CHAR(10) CHARACTER SET gbk, b VARCHAR(40) BINARY) DEFAULT CHARSET=utf8",
         );
-        assert_eq!(column(&s, "c").column_type, latin1_char);
+        assert_eq!(
+            column(&s, "c").column_type,
+            ty(DATA_MYSQL, STRING | (47 << 16), 10)
+        );
         assert_eq!(
             column(&s, "u").column_type,
-            ty(DATA_MYSQL, STRING | UTF8MB4, 40)
+            ty(DATA_MYSQL, STRING | (46 << 16), 40)
         );
+        assert_eq!(
+            column(&s, "g").column_type,
+            ty(DATA_MYSQL, STRING | (28 << 16), 20)
+        );
+        // `VARCHAR(40) BINARY`: utf8's binary collation, the same bytes.
+        assert_eq!(column(&s, "b").column_type.len, 120);
     }
 
     #[test]
@@ -1596,7 +1694,8 @@ mod tests {
                 ("tx", ty(DATA_BLOB, BLOB | LATIN1, 65535)),
                 ("bl", ty(DATA_BLOB, BLOB | BINARY_TYPE | BINARY, 65535)),
                 // MariaDB's JSON is a LONGTEXT with a CHECK.
-                ("js", ty(DATA_BLOB, BLOB | UTF8MB4, 65535)),
+                // COLLATE utf8mb4_bin (46).
+                ("js", ty(DATA_BLOB, BLOB | (46 << 16), 65535)),
             ]
         );
         assert_eq!(column(&s, "dec1").decimal, Some((20, 6)));
@@ -1642,8 +1741,9 @@ mod tests {
             types(&s),
             [
                 ("film_id", ty(DATA_INT, NN | UNS | SHORT, 2)),
-                ("title", ty(DATA_VARMYSQL, NN | VARCHAR | UTF8MB4, 512)),
-                ("description", ty(DATA_BLOB, BLOB | UTF8MB4, 65535)),
+                // The table's COLLATE=utf8mb4_0900_ai_ci (255), as the SDI.
+                ("title", ty(DATA_VARMYSQL, NN | VARCHAR | (255 << 16), 512)),
+                ("description", ty(DATA_BLOB, BLOB | (255 << 16), 65535)),
                 ("release_year", ty(DATA_INT, UNS | YEAR, 1)),
                 ("language_id", ty(DATA_INT, NN | UNS | TINY, 1)),
                 ("original_language_id", ty(DATA_INT, UNS | TINY, 1)),
@@ -1751,6 +1851,31 @@ mod tests {
                 ("k_1", 41, 4, false, vec!["k", "id"]),
             ]
         );
+    }
+
+    /// A prefix key (`KEY (email(3))`) is a key on its column; BOOLEAN is
+    /// TINYINT(1).
+    #[test]
+    fn prefix_keys_and_booleans() {
+        let s = parse(
+            "CREATE TABLE t (id INT PRIMARY KEY, email VARCHAR(50), ok BOOLEAN NOT NULL, \
+             KEY k_email (email(3)), KEY k_two (ok, email(10)))",
+        );
+        assert_eq!(
+            indexes(&s),
+            [
+                (
+                    "PRIMARY",
+                    40,
+                    3,
+                    true,
+                    vec!["id", "DB_TRX_ID", "DB_ROLL_PTR", "email", "ok"]
+                ),
+                ("k_email", 41, 4, false, vec!["email", "id"]),
+                ("k_two", 42, 5, false, vec!["ok", "email", "id"]),
+            ]
+        );
+        assert_eq!(column(&s, "ok").column_type, ty(DATA_INT, NN | 1, 1));
     }
 
     #[test]

@@ -8,6 +8,8 @@ pub mod definition_dd;
 pub mod definition_ddl;
 pub mod definition_sys;
 pub mod field_layout;
+pub mod frm_definition;
+pub mod frm_schema;
 pub mod instant;
 pub mod key_search;
 pub mod mariadb_instant;

@@ -25,6 +25,10 @@ pub struct IndexField {
     /// The labels are a SET's (a bit per label) rather than an ENUM's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub set: bool,
+    /// Fractional seconds digits of a TIME, DATETIME or TIMESTAMP, when
+    /// the schema declares them (`DATETIME(3)`: 3); else two a stored byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fsp: Option<u32>,
     /// The row versions that added or dropped the column (MySQL 8.0.29+
     /// INSTANT), and the value of records older than it.
     #[serde(flatten)]
@@ -39,6 +43,7 @@ impl IndexField {
             decimal: None,
             labels: None,
             set: false,
+            fsp: None,
             instant: InstantColumn::default(),
         }
     }
@@ -53,7 +58,7 @@ impl IndexField {
                 return Value::Text(d);
             }
         }
-        let v = column_value::decode(&self.column_type, b);
+        let v = column_value::decode_with_digits(&self.column_type, b, self.fsp);
         match (&self.labels, &v) {
             (Some(l), Value::UInt(n)) if !self.set => match usize::try_from(*n)
                 .ok()
@@ -258,6 +263,7 @@ fn dd_field(c: &DdColumn) -> Option<IndexField> {
             .then_some((c.numeric_precision as usize, c.numeric_scale as usize)),
         labels: (!c.elements.is_empty()).then(|| c.elements.clone()),
         set: c.column_type == 23,
+        fsp: matches!(c.column_type, 18..=20).then_some(c.datetime_precision as u32),
         instant: InstantColumn::from_se_private_data(&c.se_private_data),
     })
 }

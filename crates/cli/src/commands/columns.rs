@@ -1,15 +1,21 @@
 //! A table's columns for `records` and `history`: from a `CREATE TABLE`
 //! statement (`--ddl`), else the dictionary (`--system`, `--datadir`),
-//! else the file's own SDI (MySQL 8.0+).
+//! else the file's own SDI (MySQL 8.0+); a table's `.frm` beside the file
+//! or in `--datadir` adds what the SYS_* dictionary lacks (DECIMAL scale,
+//! ENUM/SET labels, fractional seconds digits), or stands in for a
+//! dictionary that is missing.
 
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
 use innodb_analysis::dictionary::{pick_table, NoTable};
 use innodb_analysis::rows::ddl::schema_from_ddl;
+use innodb_analysis::rows::frm_definition::definition;
+use innodb_analysis::rows::frm_schema::{lay_over, schema_from_frm};
 use innodb_analysis::rows::records::Schema;
+use innodb_format::frm::Frm;
 use innodb_space::Tablespace;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The table's columns of `space` (its first table, in a tablespace of
 /// several).
@@ -51,7 +57,11 @@ pub fn schema_of(
     }
     let dict = inputs.dictionary_for(space)?;
     let list = |names: Vec<String>| names.join(", ");
-    let choice = pick_table(&dict, space.space_id(), which.table, which.index).map_err(|e| {
+    let picked = pick_table(&dict, space.space_id(), which.table, which.index);
+    if let (Err(NoTable::NoneInSpace), Some(frm)) = (&picked, frm_of(inputs, space, None, out)) {
+        return frm_alone(space, frm, which, out);
+    }
+    let choice = picked.map_err(|e| {
         let message = match e {
             NoTable::NoneInSpace => return no_columns(inputs, space),
             NoTable::NoSuchTable(t) => {
@@ -87,7 +97,7 @@ pub fn schema_of(
             names.join(", ")
         ));
     }
-    let schema = Schema::from_dict_table(choice.table).ok_or_else(|| {
+    let mut schema = Schema::from_dict_table(choice.table).ok_or_else(|| {
         CliError::file(
             space.path(),
             format!(
@@ -96,7 +106,89 @@ pub fn schema_of(
             ),
         )
     })?;
+    if choice.table.mysql.is_none() {
+        if let Some(frm) = frm_of(inputs, space, Some(&choice.table.name), out) {
+            with_frm(&mut schema, frm, out);
+        }
+    }
     Ok((schema, choice.index))
+}
+
+/// The table's `.frm` (beside `space`'s file, else in `--datadir` under
+/// the dictionary's name `table`), read; a damaged one is a warning and
+/// left out.
+fn frm_of(
+    inputs: &Inputs,
+    space: &Tablespace,
+    table: Option<&str>,
+    out: &mut Output,
+) -> Option<(PathBuf, Frm)> {
+    let in_datadir = || {
+        let (db, name) = table?.split_once('/')?;
+        innodb_space::frm_file::in_folder(&inputs.datadir.as_ref()?.root.join(db), name)
+    };
+    let path = innodb_space::frm_file::beside(space.path()).or_else(in_datadir)?;
+    match innodb_space::frm_file::read(&path) {
+        Ok(frm) => Some((path, frm)),
+        Err(e) => {
+            out.say(&format!("warning: {e}; its columns are not used"));
+            None
+        }
+    }
+}
+
+/// The dictionary's `schema` with what the `.frm` adds; where the two
+/// differ, a warning naming both (the dictionary's columns and order are
+/// kept).
+fn with_frm(schema: &mut Schema, (path, frm): (PathBuf, Frm), out: &mut Output) {
+    let differences = lay_over(schema, &frm);
+    if !differences.is_empty() {
+        out.say(&format!(
+            "warning: {} does not match the dictionary's {}: {}; the dictionary's columns and their order are used",
+            path.display(),
+            schema.table,
+            differences.join("; ")
+        ));
+    }
+    let (db, name) = split_name(&schema.table);
+    schema.definition = Some(definition(&frm, db, name));
+}
+
+/// The columns of `space` from its `.frm` alone (no dictionary has the
+/// table), over the index roots of the file.
+fn frm_alone(
+    space: &Tablespace,
+    (path, frm): (PathBuf, Frm),
+    which: &Which,
+    out: &mut Output,
+) -> Result<(Schema, Option<String>), CliError> {
+    let stem = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| n.trim_end_matches(".gz").trim_end_matches(".frm"))
+        .unwrap_or("?");
+    let db = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str());
+    let table = db.map_or_else(|| stem.to_string(), |d| format!("{d}/{stem}"));
+    let roots = ddl_roots(space, out)?;
+    let mut schema = schema_from_frm(&frm, &table, &roots).map_err(|e| CliError::file(&path, e))?;
+    schema.definition = Some(definition(&frm, db, stem));
+    out.say(&format!(
+        "note: {}: no dictionary names this tablespace; the columns come from {}",
+        space.path().display(),
+        path.display()
+    ));
+    Ok((schema, which.index.map(str::to_string)))
+}
+
+/// `db/table` as (database, table).
+fn split_name(name: &str) -> (Option<&str>, &str) {
+    match name.split_once('/') {
+        Some((db, t)) => (Some(db), t),
+        None => (None, name),
+    }
 }
 
 /// Why `space`'s columns cannot be known: no SDI, and no dictionary given

@@ -69,25 +69,15 @@ pub struct ColumnType {
     pub len: u32,
 }
 
-/// Bytes per character at most, for a collation id (the collations the
-/// servers default to; others count as multi-byte up to 4).
+/// Bytes per character at most, for a collation id.
 fn mbmaxlen(collation: u32) -> u32 {
-    match collation {
-        0 | 63 => 1,                              // binary
-        5 | 8 | 15 | 31 | 47 | 48 | 49 | 94 => 1, // latin1
-        11 | 65 => 1,                             // ascii
-        33 | 83 | 192..=215 | 223 => 3,           // utf8mb3
-        _ => 4,
-    }
+    crate::value::charset::mbmaxlen(collation)
 }
 
+/// Bytes per character at least, for a collation id (2 for ucs2 and
+/// utf16, 4 for utf32).
 fn mbminlen(collation: u32) -> u32 {
-    if mbmaxlen(collation) == 1 {
-        1
-    } else {
-        // utf8mb3/utf8mb4: 1; ucs2/utf16/utf32 would be more (not default anywhere).
-        1
-    }
+    crate::value::charset::mbminlen(collation)
 }
 
 impl ColumnType {
@@ -96,9 +86,10 @@ impl ColumnType {
         self.prtype & 0xFF
     }
 
-    /// The collation id (`prtype` bits 16–23).
+    /// The collation id (`prtype` bits 16–30, `DATA_MYSQL_TYPE_MASK`'s
+    /// neighbour `CHAR_COLL_MASK`).
     pub fn collation(&self) -> u32 {
-        (self.prtype >> 16) & 0xFF
+        (self.prtype >> 16) & 0x7FFF
     }
 
     /// True when the column can be NULL.
@@ -173,13 +164,10 @@ fn be(b: &[u8]) -> u64 {
     b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x))
 }
 
-/// Text in a collation's character set (latin1 as Windows-1252, like the server).
-fn text(b: &[u8], collation: u32) -> String {
-    if mbmaxlen(collation) == 1 && collation != 63 {
-        b.iter().map(|&c| char::from(c)).collect()
-    } else {
-        String::from_utf8_lossy(b).into_owned()
-    }
+/// Text in a collation's character set, or `None` when the bytes are not
+/// characters of it.
+fn text(b: &[u8], collation: u32) -> Option<String> {
+    crate::value::charset::decode(b, collation)
 }
 
 /// Fractional seconds stored in `n` bytes, as microseconds.
@@ -192,23 +180,32 @@ fn frac_micros(b: &[u8]) -> u64 {
     }
 }
 
-fn frac_text(micros: u64, n_bytes: usize) -> String {
-    if n_bytes == 0 {
+/// The fraction `.ddd` of `micros` with the declared `digits` (fractional
+/// seconds precision), else two digits a stored byte.
+fn frac_text(micros: u64, n_bytes: usize, digits: Option<u32>) -> String {
+    let digits = digits.map_or(n_bytes * 2, |d| d as usize);
+    if digits == 0 {
         return String::new();
     }
     let s = format!("{micros:06}");
-    let digits = n_bytes * 2;
     // `s` has at least 6 ASCII digits.
     format!(".{}", s.get(..digits.min(6)).unwrap_or(&s))
 }
 
 /// Decodes the field bytes `b` of a column of type `t`.
 pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
+    decode_with_digits(t, b, None)
+}
+
+/// Decodes the field bytes `b` of a column of type `t` whose fractional
+/// seconds have `digits` digits (`TIME(5)`: 5), when the schema says.
+pub fn decode_with_digits(t: &ColumnType, b: &[u8], digits: Option<u32>) -> Value {
     let unsigned = t.prtype & DATA_UNSIGNED != 0;
     match (t.mtype, t.mysql_type()) {
+        // YEAR as the server prints it: four digits, 0 as `0000`.
         (DATA_INT, mysql::YEAR) if b.len() == 1 => {
             let y = be(b);
-            Value::UInt(if y == 0 { 0 } else { 1900 + y })
+            Value::Text(format!("{:04}", if y == 0 { 0 } else { 1900 + y }))
         }
         (DATA_INT, mysql::DATE | mysql::NEWDATE) if b.len() == 3 => {
             Value::Text(date(be(b) ^ if unsigned { 0 } else { 0x80_0000 }))
@@ -220,7 +217,7 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
         (DATA_INT, mysql::TIMESTAMP) if b.len() == 4 => Value::Text(timestamp(
             (be(b) ^ if unsigned { 0 } else { 1 << 31 }) as i64,
             0,
-            0,
+            String::new(),
         )),
         (DATA_INT, mysql::TIME) if b.len() == 3 => Value::Text(old_time(b)),
         (DATA_INT, _) if (1..=8).contains(&b.len()) => integer(b, unsigned),
@@ -234,14 +231,18 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
             Value::Float(f64::from_le_bytes(b.try_into().unwrap_or_default()))
         }
         (DATA_FIXBINARY, mysql::DATETIME | mysql::DATETIME2) if b.len() >= 5 => {
-            Value::Text(datetime2(b))
+            Value::Text(datetime2(b, digits))
         }
         (DATA_FIXBINARY, mysql::TIMESTAMP | mysql::TIMESTAMP2) if b.len() >= 4 => {
             let (int, frac) = b.split_at_checked(4).unwrap_or((b, &[]));
-            Value::Text(timestamp(be(int) as i64, frac_micros(frac), frac.len()))
+            Value::Text(timestamp(
+                be(int) as i64,
+                frac_micros(frac),
+                frac_text(frac_micros(frac), frac.len(), digits),
+            ))
         }
         (DATA_FIXBINARY, mysql::TIME | mysql::TIME2) if (3..=6).contains(&b.len()) => {
-            Value::Text(time2(b))
+            Value::Text(time2(b, digits))
         }
         (DATA_FIXBINARY, mysql::BIT) => Value::UInt(be(b.get(..8).unwrap_or(b))),
         (DATA_BLOB, mysql::JSON) => match crate::value::json_binary::to_text(b) {
@@ -252,15 +253,16 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
         },
         (DATA_BLOB, mysql::VECTOR) if b.len().is_multiple_of(4) => Value::Text(vector_text(b)),
         (DATA_FIXBINARY | DATA_BINARY, mysql::NEWDECIMAL) => hex(b),
-        _ if t.is_text() => {
-            let s = text(b, t.collation());
+        // Bytes that are not text of the column's character set are kept,
+        // as hex.
+        _ if t.is_text() => match text(b, t.collation()) {
             // CHAR is padded with spaces, which the server strips on reading.
-            if matches!(t.mtype, DATA_CHAR | DATA_MYSQL) {
+            Some(s) if matches!(t.mtype, DATA_CHAR | DATA_MYSQL) => {
                 Value::Text(s.trim_end_matches(' ').to_string())
-            } else {
-                Value::Text(s)
             }
-        }
+            Some(s) => Value::Text(s),
+            None => hex(b),
+        },
         _ => hex(b),
     }
 }
@@ -313,7 +315,7 @@ fn old_time(b: &[u8]) -> String {
 
 /// A DATETIME of MySQL 5.6.4+ (`DATETIME2`): 5 bytes of year×13+month,
 /// day, hour, minute and second, then the fraction.
-fn datetime2(b: &[u8]) -> String {
+fn datetime2(b: &[u8], digits: Option<u32>) -> String {
     let (int, frac) = b.split_at_checked(5).unwrap_or((b, &[]));
     let v = be(int).wrapping_sub(0x80_0000_0000);
     let ymd = v >> 17;
@@ -327,13 +329,13 @@ fn datetime2(b: &[u8]) -> String {
         hms >> 12,
         (hms >> 6) & 63,
         hms & 63,
-        frac_text(frac_micros(frac), frac.len())
+        frac_text(frac_micros(frac), frac.len(), digits)
     )
 }
 
 /// A TIME of MySQL 5.6.4+ (`TIME2`): 3 bytes of hour, minute and second,
 /// then the fraction.
-fn time2(b: &[u8]) -> String {
+fn time2(b: &[u8], digits: Option<u32>) -> String {
     // my_time_packed_from_binary: a negative time with a fraction
     // stores the integer part one lower and the fraction as its complement.
     let (int, frac) = b.split_at_checked(3).unwrap_or((b, &[]));
@@ -358,7 +360,7 @@ fn time2(b: &[u8]) -> String {
         (int >> 12) & 1023,
         (int >> 6) & 63,
         int & 63,
-        frac_text(micros, n)
+        frac_text(micros, n, digits)
     )
 }
 
@@ -385,10 +387,10 @@ fn vector_text(b: &[u8]) -> String {
     format!("[{}]", parts.join(","))
 }
 
-/// A TIMESTAMP: seconds since 1970 in UTC, with `frac_bytes` bytes of
-/// fraction; 0 is the server's zero timestamp `0000-00-00 00:00:00`.
-fn timestamp(secs: i64, micros: u64, frac_bytes: usize) -> String {
-    let frac = frac_text(micros, frac_bytes);
+/// A TIMESTAMP: seconds since 1970 in UTC, with the fraction `frac`
+/// (`.ddd`) of `micros`; 0 is the server's zero timestamp
+/// `0000-00-00 00:00:00`.
+fn timestamp(secs: i64, micros: u64, frac: String) -> String {
     if secs == 0 && micros == 0 {
         format!("0000-00-00 00:00:00{frac}")
     } else {
@@ -468,6 +470,46 @@ mod tests {
         assert_eq!(int(&[0x00], false), Value::Int(-128));
         assert_eq!(int(&[0x80, 0, 0, 1], false), Value::Int(1));
         assert_eq!(int(&[0xFF, 0xFF], true), Value::UInt(65535));
+    }
+
+    #[test]
+    fn fractions_with_their_declared_digits_and_year_zero() {
+        let t = |mysql: u32, len: u32| ColumnType {
+            mtype: DATA_FIXBINARY,
+            prtype: mysql,
+            len,
+        };
+        // TIME(5) 12:34:56.45638: hh:mm:ss packed after 0x800000, then the
+        // fraction in 3 bytes (microseconds).
+        let hms: u64 = (12 << 12) | (34 << 6) | 56;
+        let packed = ((0x80_0000 + hms) << 24) | 456_380;
+        let b = packed.to_be_bytes();
+        let time = &b[2..];
+        assert_eq!(
+            decode_with_digits(&t(mysql::TIME, 6), time, Some(5)),
+            Value::Text("12:34:56.45638".into())
+        );
+        assert_eq!(
+            decode(&t(mysql::TIME, 6), time),
+            Value::Text("12:34:56.456380".into())
+        );
+        // DATETIME(3) 2020-01-02 03:04:05.123: the fraction in 2 bytes
+        // (hundreds of microseconds).
+        let ymd: u64 = ((2020 * 13 + 1) << 5) | 2;
+        let int = 0x80_0000_0000 + ((ymd << 17) | (3 << 12) | (4 << 6) | 5);
+        let mut dt = int.to_be_bytes()[3..].to_vec();
+        dt.extend_from_slice(&1230u16.to_be_bytes());
+        assert_eq!(
+            decode_with_digits(&t(mysql::DATETIME, 7), &dt, Some(3)),
+            Value::Text("2020-01-02 03:04:05.123".into())
+        );
+        let year = ColumnType {
+            mtype: DATA_INT,
+            prtype: DATA_UNSIGNED | mysql::YEAR,
+            len: 1,
+        };
+        assert_eq!(decode(&year, &[0]), Value::Text("0000".into()));
+        assert_eq!(decode(&year, &[101]), Value::Text("2001".into()));
     }
 
     #[test]

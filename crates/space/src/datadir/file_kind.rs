@@ -90,10 +90,13 @@ impl FileKind {
     }
 
     /// Why the reports do not read a file of this kind (`None` for the
-    /// tablespaces they read; empty where the kind says it all).
+    /// tablespaces they read, and for `.frm` files, which `records` and
+    /// `history` take a table's columns from; empty where the kind says
+    /// it all).
     pub fn why_skipped(self) -> Option<&'static str> {
         Some(match self {
             k if k.is_tablespace() => return None,
+            FileKind::TableDefinition => return None,
             FileKind::Temporary => "rebuilt empty at every server start",
             FileKind::UndoTruncationLog => {
                 "an undo tablespace was being truncated: `undo` notes it, nothing reads it"
@@ -102,7 +105,6 @@ impl FileKind {
                 "copies of pages, not a tablespace: `doublewrite` reads them, and `checksum` names the bad pages they hold a good copy of"
             }
             FileKind::RedoLog => "redo logs are named, not read",
-            FileKind::TableDefinition => ".frm files are not read yet",
             FileKind::Link => "the tablespace it names is read in its place",
             FileKind::ExportMetadata => "export metadata is not read",
             FileKind::SdiFile => "not an InnoDB table",
