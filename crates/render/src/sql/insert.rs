@@ -273,6 +273,7 @@ mod tests {
             decimal: None,
             labels: None,
             set: false,
+            fsp: None,
             instant: Default::default(),
         }
     }
