@@ -117,6 +117,14 @@ pub const SDI: &[&[&str]] = &[&["sdi", FILE], &["records", "--limit", "20", FILE
 /// Commands no file target drives, and why.
 pub const NOT_DRIVEN: &[(&str, &str)] = &[
     (
+        "completions",
+        "reads no file: prints a script made from the argument definitions (tests/setup.rs)",
+    ),
+    (
+        "man",
+        "reads no file: prints manual pages made from the argument definitions (tests/setup.rs)",
+    ),
+    (
         "browse",
         "needs a terminal: tests/browse.rs drives its library (App) instead",
     ),
