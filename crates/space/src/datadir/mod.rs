@@ -513,9 +513,13 @@ mod tests {
         );
         assert_eq!(
             d.dictionary_sources(),
-            [DictionarySource::SysTables {
-                path: root.join("ibdata1.gz")
-            }]
+            // The set keeps each table's .frm beside its .ibd.
+            [
+                DictionarySource::SysTables {
+                    path: root.join("ibdata1.gz")
+                },
+                DictionarySource::Frm
+            ]
         );
         assert_eq!(d.undo_paths().len(), 4);
     }
