@@ -311,10 +311,15 @@ mod tests {
     fn table_flags_as_options() {
         assert_eq!(options(0), ["ROW_FORMAT=REDUNDANT"]);
         assert_eq!(options(0x21), ["ROW_FORMAT=DYNAMIC"]);
-        // KEY_BLOCK_SIZE=4: zip_ssize 4.
+        // zip_ssize n is a page of 512 << n bytes (dict0mem.h): 3 is 4 KiB,
+        // 4 is 8 KiB.
+        assert_eq!(
+            options(1 | (3 << 1) | 0x20),
+            ["ROW_FORMAT=COMPRESSED", "KEY_BLOCK_SIZE=4"]
+        );
         assert_eq!(
             options(1 | (4 << 1) | 0x20),
-            ["ROW_FORMAT=COMPRESSED", "KEY_BLOCK_SIZE=4"]
+            ["ROW_FORMAT=COMPRESSED", "KEY_BLOCK_SIZE=8"]
         );
         assert_eq!(
             options(0x21 | 0x80),
