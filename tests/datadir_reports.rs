@@ -397,7 +397,7 @@ fn png_over_a_datadir_is_one_picture_per_tablespace() {
 /// are) into `to`.
 fn copy_datadir(config: &str, to: &Path) -> PathBuf {
     let src = support::fixtures_dir().join(config).join("files");
-    for f in support::files_below(&src, ".gz") {
+    for f in support::tablespaces_below(&src, ".gz") {
         let dest = to.join(f.strip_prefix(&src).unwrap());
         std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
         std::fs::copy(&f, &dest).unwrap();

@@ -928,7 +928,7 @@ fn rtree_node_pointers_bound_their_children() {
 /// meet no structure they cannot read.
 #[test]
 fn every_real_page_decodes_without_problems() {
-    let mut files = support::files_below(&support::fixtures_dir(), ".gz");
+    let mut files = support::tablespaces_below(&support::fixtures_dir(), ".gz");
     if let Some(dir) = thirdparty() {
         files.extend(support::files_below(&dir, ".ibd"));
     }

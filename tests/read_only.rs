@@ -25,7 +25,7 @@ fn no_command_writes_to_the_files_it_reads() {
     std::fs::create_dir(dir.join("test")).unwrap();
     let src = support::fixtures_dir().join("p16k-undo/files");
     let mut files: Vec<PathBuf> = Vec::new();
-    for f in support::files_below(&src, ".gz") {
+    for f in support::tablespaces_below(&src, ".gz") {
         let rel = f.strip_prefix(&src).unwrap();
         let target_dir = dir.join(rel.parent().unwrap());
         files.push(support::gunzip_into(&f, &target_dir));
@@ -126,7 +126,7 @@ fn every_command_over_every_fixture_leaves_it_unchanged() {
     assert!(dirs.len() >= 10, "{} fixture directories", dirs.len());
     let files: Vec<PathBuf> = dirs
         .iter()
-        .flat_map(|d| support::files_below(d, ".gz"))
+        .flat_map(|d| support::tablespaces_below(d, ".gz"))
         .collect();
     let before: Vec<_> = files.iter().map(|f| fingerprint(f)).collect();
     let out = tempfile::tempdir().unwrap();

@@ -18,14 +18,15 @@ fn threaded_checksum_equals_one_thread_on_every_fixture() {
     // Every tablespace of every fixture data directory (`files/`, and
     // `purged/files/` of the undo scenarios), as the data directory model
     // classifies them.
-    let dirs: std::collections::BTreeSet<_> = support::files_below(&support::fixtures_dir(), ".gz")
-        .iter()
-        .filter_map(|f| {
-            f.ancestors()
-                .find(|a| a.ends_with("files"))
-                .map(|d| d.to_path_buf())
-        })
-        .collect();
+    let dirs: std::collections::BTreeSet<_> =
+        support::tablespaces_below(&support::fixtures_dir(), ".gz")
+            .iter()
+            .filter_map(|f| {
+                f.ancestors()
+                    .find(|a| a.ends_with("files"))
+                    .map(|d| d.to_path_buf())
+            })
+            .collect();
     let files: Vec<_> = dirs
         .iter()
         .flat_map(|d| {
@@ -83,8 +84,8 @@ fn streamed_pages_listing_equals_the_whole_listing() {
     let mut bytes = std::fs::read(&damaged).unwrap();
     bytes[5 * 16384 + 99] ^= 1;
     std::fs::write(&damaged, &bytes).unwrap();
-    let mut files = support::files_below(&support::fixtures_dir().join("p4k"), ".gz");
-    files.extend(support::files_below(
+    let mut files = support::tablespaces_below(&support::fixtures_dir().join("p4k"), ".gz");
+    files.extend(support::tablespaces_below(
         &support::fixtures_dir().join("p16k-undo/files"),
         ".gz",
     ));

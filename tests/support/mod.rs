@@ -66,7 +66,15 @@ where
 }
 
 /// Every file below `dir` whose name ends with `suffix`, sorted; table
-/// definitions (`.frm`, `.frm.gz`) left out.
+/// definitions (`.frm`, `.frm.gz`) left out: the fixtures' tablespaces.
+pub fn tablespaces_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    files_below(dir, suffix)
+        .into_iter()
+        .filter(|p| !is_frm(p))
+        .collect()
+}
+
+/// Every file below `dir` whose name ends with `suffix`, sorted.
 pub fn files_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -78,7 +86,7 @@ pub fn files_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.to_string_lossy().ends_with(suffix) && !is_frm(&p) {
+            } else if p.to_string_lossy().ends_with(suffix) {
                 out.push(p);
             }
         }
@@ -88,7 +96,7 @@ pub fn files_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 }
 
 /// A table definition (`t.frm`, `t.frm.gz`), which the fixtures keep beside
-/// the tablespaces and [`files_below`] leaves out: no tablespace.
+/// the tablespaces and [`tablespaces_below`] leaves out: no tablespace.
 fn is_frm(p: &Path) -> bool {
     let name = p.to_string_lossy();
     name.ends_with(".frm") || name.ends_with(".frm.gz")
