@@ -4,7 +4,9 @@
 # fresh MySQL 9.x (the project's chroot, fixtures/mysql-chroot.sh) and
 # compares every table of truth.json with the server's numbers: COUNT(*)
 # and its row_digest (BIT_XOR(CRC32(CONCAT_WS('|', …))) over the table's
-# columns, as truth.json's row_digest_expr says).
+# columns, as truth.json's row_digest_expr says). Then, on each crash
+# copy, `records --format sql` with --committed and with --as-of-trx
+# against the committed and the held read view's counts and digests.
 #
 # Usage: tests/load-sql-mysql.sh BIN [FIXTURES]
 # Exit 0: all equal; 1: a difference or a load that failed; 77: no chroot
@@ -74,5 +76,52 @@ for t in json.load(open(truth_path))["tables"]:
                                                "ok" if ok else "DIFFERENT " + out.stderr.strip()))
 sys.exit(1 if failed else 0)
 PY
+done
+
+# The crash copies (mysql-*/files: a transaction left open, a read view
+# held before the history): `records --format sql --committed` of the
+# tables the open transaction changed against the committed count and
+# digest of truth.json, and `--as-of-trx <first history trx>` of the
+# tables the history changed against the held read view's
+# (undo_scenario.views.snapshot).
+for set in "$fixtures"/mysql-*/; do
+  set=${set%/}
+  [ -f "$set/truth.json" ] && [ -d "$set/files" ] || continue
+  name=$(basename "$set")
+  db="view_${name//-/_}"
+  first=$("$bin" --quiet --datadir "$set/files" --format json undo \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["by_transaction"][0]["trx_id"])')
+  for view in "committed --committed" "asof --as-of-trx $first"; do
+    read -r kind flag arg <<<"$view"
+    if [ "$kind" = committed ]; then tables="t_hist t_plain t_inst_redundant"; else tables="t_hist t_inst_dynamic t_inst_compact t_inst_redundant"; fi
+    sql -e "CREATE DATABASE \`${db}_$kind\`"
+    for table in $tables; do
+      # shellcheck disable=SC2086
+      "$bin" --quiet --datadir "$set/files" --format sql records "test/$table" $flag $arg >"$work/view.sql" 2>"$work/err" \
+        || { echo "$name: $table $flag: records failed: $(cat "$work/err")"; status=1; continue; }
+      sql "${db}_$kind" <"$work/view.sql" 2>"$work/err" \
+        || { echo "$name: $table $flag: load failed: $(cat "$work/err")"; status=1; continue; }
+    done
+    python3 - "$set/truth.json" "$name" "${db}_$kind" "$root" "$work_c/s.sock" "$kind" "$tables" <<'PY' || status=1
+import json, subprocess, sys
+truth_path, set_name, db, root, sock, kind, tables = sys.argv[1:]
+truth = json.load(open(truth_path))
+failed = False
+for table in tables.split():
+    t = next(x for x in truth["tables"] if x["name"] == "test/" + table)
+    want = t["checks"] if kind == "committed" else truth["undo_scenario"]["views"]["snapshot"][table]
+    out = subprocess.run(["chroot", root, "/usr/bin/mysql", "-uroot", "-S", sock, "-B", "-N", db, "-e",
+                          "SELECT COUNT(*), %s FROM `%s`" % (t["checks"]["row_digest_expr"], table)],
+                         capture_output=True, text=True)
+    got = out.stdout.split()
+    ok = got == [str(want["count"]), str(want["row_digest"])]
+    failed |= not ok
+    count, crc = (got + ["-", "-"])[:2]
+    print("%-20s %-18s %8d %8s %12d %12s %s" % (set_name + " " + kind, table, want["count"], count,
+                                               want["row_digest"], crc,
+                                               "ok" if ok else "DIFFERENT " + out.stderr.strip()))
+sys.exit(1 if failed else 0)
+PY
+  done
 done
 exit $status

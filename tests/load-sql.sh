@@ -8,7 +8,9 @@
 #     t_redundant_blob): COUNT(*), and every row's id, k, LENGTH/MD5 of t
 #     and of b against the rows truth.json records; the CRC printed is
 #     BIT_XOR(CRC32(CONCAT_WS('|', id, k, LENGTH(t), MD5(t), LENGTH(b), MD5(b))))
-#     of the loaded table and of the truth's rows.
+#     of the loaded table and of the truth's rows;
+#   on the undo sets, t_ordered with --committed and t_undo with
+#     --as-of-trx (the read view the server held): COUNT(*) and digest.
 #
 # Usage: tests/load-sql.sh BIN [FIXTURES]
 #   BIN: the innodb-inspect binary; FIXTURES: the directory of the sets
@@ -83,6 +85,52 @@ else:
     loaded = int(q("SELECT BIT_XOR(CRC32(CONCAT_WS('|', id, k, LENGTH(t), MD5(t), LENGTH(b), MD5(b)))) FROM `%s`" % table)[0][0])
     ok = ok and loaded == want
 print("%-14s %-18s %8d %8d %12d %12d %s" % (set_name, table, t["count"], count, want, loaded, "ok" if ok else "DIFFERENT"))
+sys.exit(0 if ok else 1)
+PY
+  done
+done
+
+# The views of the undo sets (an XA transaction left PREPARED on
+# t_ordered; a read view held over t_undo's update rounds): `records
+# --committed` of t_ordered against the committed count and row digest,
+# `records --as-of-trx <first history trx>` of t_undo against the
+# snapshot the server's held read view saw (undo_scenario).
+for set in "$fixtures"/p*/; do
+  set=${set%/}
+  [ -f "$set/truth.json" ] && [ -d "$set/files" ] || continue
+  python3 -c 'import json,sys; sys.exit(0 if "xa_prepared" in json.load(open(sys.argv[1])).get("undo_scenario", {}) else 1)' \
+    "$set/truth.json" || continue
+  name=$(basename "$set")
+  db="view_${name//-/_}"
+  sql -e "CREATE DATABASE \`$db\`"
+  first=$("$bin" --quiet --datadir "$set/files" --format json undo \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["by_transaction"][0]["trx_id"])')
+  for view in "t_ordered --committed" "t_undo --as-of-trx $first"; do
+    read -r table flag arg <<<"$view"
+    # shellcheck disable=SC2086
+    if ! "$bin" --quiet --datadir "$set/files" --format sql records "test/$table" $flag $arg >"$work/$table.view.sql" 2>"$work/err"; then
+      printf '%-14s %-18s records %s failed: %s\n' "$name" "$table" "$flag" "$(cat "$work/err")"; status=1; continue
+    fi
+    if ! sql "$db" <"$work/$table.view.sql" 2>"$work/err"; then
+      printf '%-14s %-18s load of %s failed: %s\n' "$name" "$table" "$flag" "$(cat "$work/err")"; status=1; continue
+    fi
+    python3 - "$set/truth.json" "$table" "$name" "$sock" "$db" "$flag" <<'PY' || status=1
+import json, subprocess, sys
+truth_path, table, set_name, sock, db, flag = sys.argv[1:]
+truth = json.load(open(truth_path))
+if table == "t_ordered":
+    t = next(x for x in truth["tables"] if x["name"] == "test/t_ordered")
+    want_count, want, cols = t["count"], t["checks"]["row_digest"], "id, a, b, c"
+else:
+    v = truth["undo_scenario"]["snapshot_view_before_updates"]
+    want_count, want, cols = v["count"], v["row_digest"], "id, v, s"
+out = subprocess.run(["mariadb", "--no-defaults", "--socket=" + sock, "--user=root", "-B", "-N", db, "-e",
+                      "SELECT COUNT(*), BIT_XOR(CRC32(CONCAT_WS('|', %s))) FROM `%s`" % (cols, table)],
+                     check=True, capture_output=True, text=True)
+count, loaded = (int(x) for x in out.stdout.split())
+ok = count == want_count and loaded == want
+print("%-14s %-18s %8d %8d %12d %12d %s" % (set_name, table + " " + flag, want_count, count, want, loaded,
+                                           "ok" if ok else "DIFFERENT"))
 sys.exit(0 if ok else 1)
 PY
   done

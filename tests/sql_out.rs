@@ -244,7 +244,8 @@ fn export_writes_every_table_with_the_server_s_row_count() {
 
 /// `records --format sql` of t_random, t_deleted, t_zip4, t_pagecomp and
 /// the BLOB tables of every MariaDB set, loaded into a fresh MariaDB, give
-/// the truth's COUNT(*) and row CRCs (tests/load-sql.sh). Skipped, saying
+/// the truth's COUNT(*) and row CRCs (tests/load-sql.sh); so do t_ordered
+/// with `--committed` and t_undo with `--as-of-trx` on the undo sets. Skipped, saying
 /// so, where no MariaDB server is installed, unless
 /// INNODB_INSPECT_REQUIRE_SERVER is set (CI), which installs one.
 #[test]
@@ -266,14 +267,23 @@ fn records_sql_loads_into_mariadb_with_the_server_s_counts_and_crcs() {
         return;
     }
     assert!(o.status.success(), "{report}");
-    let ok = report.lines().filter(|l| l.ends_with(" ok")).count();
-    assert!(ok >= 5, "{report}");
+    let ok = |what: &str| {
+        report
+            .lines()
+            .filter(|l| l.ends_with(" ok") && l.contains(what))
+            .count()
+    };
+    assert!(ok("") >= 5, "{report}");
+    // Every fixture directory has an undo set (CI's live one: p4k-undo).
+    assert!(ok(" --committed ") >= 1, "{report}");
+    assert!(ok(" --as-of-trx ") >= 1, "{report}");
     eprintln!("{report}");
 }
 
 /// `export` of every MySQL set's purged copy, loaded into a fresh MySQL 9.x
 /// (the project's chroot), gives every table's COUNT(*) and row digest of
-/// truth.json (tests/load-sql-mysql.sh). Skipped, saying so, without the
+/// truth.json (tests/load-sql-mysql.sh); on the crash copies, so does
+/// `records --format sql` with `--committed` and `--as-of-trx`. Skipped, saying so, without the
 /// chroot unless INNODB_INSPECT_REQUIRE_SERVER is set (CI), which builds it.
 #[test]
 fn export_of_mysql_sets_loads_into_mysql_with_the_server_s_counts_and_crcs() {
@@ -294,8 +304,15 @@ fn export_of_mysql_sets_loads_into_mysql_with_the_server_s_counts_and_crcs() {
         return;
     }
     assert!(o.status.success(), "{report}");
-    let ok = report.lines().filter(|l| l.ends_with(" ok")).count();
-    assert!(ok >= 15, "{report}");
+    let ok = |what: &str| {
+        report
+            .lines()
+            .filter(|l| l.ends_with(" ok") && l.contains(what))
+            .count()
+    };
+    assert!(ok("/purged ") >= 15, "{report}");
+    assert!(ok(" committed ") >= 3, "{report}");
+    assert!(ok(" asof ") >= 4, "{report}");
     eprintln!("{report}");
 }
 

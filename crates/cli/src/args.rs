@@ -323,6 +323,13 @@ pub enum Command {
         /// Delete-marked and garbage records too, each table's into `<table>__deleted`.
         #[arg(long)]
         deleted: bool,
+        /// The committed rows, as crash recovery leaves them: every transaction the undo logs show
+        /// in flight rolled back through its undo records.
+        #[arg(long, conflicts_with = "as_of_trx")]
+        committed: bool,
+        /// What a read view opened before transaction N began sees, for every table.
+        #[arg(long, value_name = "N")]
+        as_of_trx: Option<u64>,
     },
     /// Verify every page. Exit 0 when all are valid, 1 when any is not, 2 on a fatal error.
     Checksum {

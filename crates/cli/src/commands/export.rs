@@ -2,12 +2,17 @@
 //! server loads back, one file per table (`OUT/db/table.sql`), written
 //! as `records --format sql` writes one. A table that cannot be read is
 //! listed with why, and the others are still written; a summary follows.
+//! The undo logs are read once: rows of transactions in flight are
+//! counted, or rolled back (`--committed`), or a read view is rebuilt
+//! (`--as-of-trx N`), for every table.
 
 use crate::commands::columns::{schema_of, Which};
 use crate::commands::records_sql::{write, SqlOptions, Written};
+use crate::commands::records_trx::{self, TrxArgs, Undo};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
+use innodb_analysis::rows::row_recovery::View;
 use innodb_space::datadir::{DataDirFile, FileKind};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -48,6 +53,7 @@ fn export_table(
     table: &str,
     dir: &Path,
     options: SqlOptions,
+    undo: Option<&mut Undo>,
     notes: &mut Vec<u8>,
 ) -> Result<(PathBuf, Written), String> {
     let partition = options.if_not_exists;
@@ -73,7 +79,11 @@ fn export_table(
     let file = File::create(&target).map_err(|e| format!("{}: {e}", target.display()))?;
     let mut w = BufWriter::new(file);
     let mut out = Output::new(&mut w, notes, false);
-    let written = write(&space, &schema, options, &mut out).map_err(|e| e.to_string())?;
+    let undo = undo.map(|u| {
+        u.set_table(&schema.table);
+        &*u
+    });
+    let written = write(&space, &schema, options, undo, &mut out).map_err(|e| e.to_string())?;
     out.finish()
         .map_err(|e| format!("{}: {e}", target.display()))?;
     drop(out);
@@ -97,10 +107,42 @@ fn path_name(path: &Path, partition: bool, table: &str) -> String {
         .replace('#', "_")
 }
 
+/// What `export` was asked.
+pub struct ExportArgs<'a> {
+    /// The directory written into.
+    pub dir: &'a Path,
+    /// `--deleted`.
+    pub deleted: bool,
+    /// `--committed`, `--as-of-trx`.
+    pub trx: TrxArgs<'a>,
+}
+
+/// The undo logs of the data directory: an error when the view asked for
+/// needs them; as stored, a warning when they cannot be read (rows of
+/// transactions in flight are then not counted).
+fn undo_logs(inputs: &Inputs, trx: &TrxArgs, out: &mut Output) -> Result<Option<Undo>, CliError> {
+    let view = trx.view();
+    match records_trx::read_undo(inputs, trx, "") {
+        Ok(u) => {
+            if let Some(u) = &u {
+                records_trx::check_view(u, view, out);
+            }
+            Ok(u)
+        }
+        Err(e) if view == View::Stored => {
+            out.say(&format!("warning: the undo logs cannot be read ({e}): the rows are written as stored, and rows of a transaction in flight are not told apart"));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// `export OUT`: with `--datadir`, every table's SQL into `OUT`.
-pub fn run(inputs: &Inputs, dir: &Path, deleted: bool, out: &mut Output) -> Result<u8, CliError> {
+pub fn run(inputs: &Inputs, args: &ExportArgs, out: &mut Output) -> Result<u8, CliError> {
+    let dir = args.dir;
     let datadir = inputs.datadir("export")?;
     inputs.check_output(Some(dir))?;
+    let mut undo = undo_logs(inputs, &args.trx, out)?;
     std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e.to_string()))?;
     let files: Vec<&DataDirFile> = datadir
         .tablespaces()
@@ -126,7 +168,13 @@ pub fn run(inputs: &Inputs, dir: &Path, deleted: bool, out: &mut Output) -> Resu
         if tty {
             eprint!("\rexport: {}/{} {}\x1b[K", n + 1, files.len(), f.relative);
         }
-        outcomes.extend(export_file(inputs, f, dir, deleted, out));
+        let options = SqlOptions {
+            deleted: args.deleted,
+            limit: None,
+            if_not_exists: f.kind == FileKind::Partition,
+            view: args.trx.view(),
+        };
+        outcomes.extend(export_file(inputs, f, dir, options, undo.as_mut(), out));
     }
     if tty {
         eprint!("\r\x1b[K");
@@ -141,7 +189,8 @@ fn export_file(
     inputs: &Inputs,
     f: &DataDirFile,
     dir: &Path,
-    deleted: bool,
+    options: SqlOptions,
+    mut undo: Option<&mut Undo>,
     out: &mut Output,
 ) -> Vec<Outcome> {
     let tables = match tables_of(inputs, f) {
@@ -153,16 +202,19 @@ fn export_file(
             }]
         }
     };
-    let options = SqlOptions {
-        deleted,
-        limit: None,
-        if_not_exists: f.kind == FileKind::Partition,
-    };
     tables
         .into_iter()
         .map(|t| {
             let mut notes = Vec::new();
-            let result = export_table(inputs, &f.path, &t, dir, options, &mut notes);
+            let result = export_table(
+                inputs,
+                &f.path,
+                &t,
+                dir,
+                options,
+                undo.as_deref_mut(),
+                &mut notes,
+            );
             for line in String::from_utf8_lossy(&notes).lines() {
                 out.say(line);
             }
@@ -196,6 +248,18 @@ fn summary(outcomes: &[Outcome], skipped: &[String], seconds: f64) -> String {
                     line.push_str(
                         " (the schema does not fit the records: values not to be trusted)",
                     );
+                }
+                if w.uncommitted > 0 {
+                    line.push_str(&format!(
+                        " ({} rows as a transaction in flight left them, uncommitted)",
+                        w.uncommitted
+                    ));
+                }
+                if w.unrecoverable > 0 {
+                    line.push_str(&format!(
+                        " ({} rows cannot be rebuilt from the undo logs: left out)",
+                        w.unrecoverable
+                    ));
                 }
                 s.push_str(&line);
                 s.push('\n');

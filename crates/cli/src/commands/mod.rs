@@ -47,7 +47,21 @@ pub fn run(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, C
 }
 
 /// Runs `command`.
-fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
+/// What `records` and `export` are asked of transactions.
+fn trx_args(
+    committed: bool,
+    as_of_trx: Option<u64>,
+    undo: &[std::path::PathBuf],
+) -> records_trx::TrxArgs<'_> {
+    records_trx::TrxArgs {
+        committed,
+        as_of_trx,
+        undo,
+    }
+}
+
+/// An error when `--format` names a format `command` does not write.
+fn check_format(inputs: &Inputs, command: &Command) -> Result<(), CliError> {
     if inputs.format == Format::Csv && !matches!(command, Command::Records { .. }) {
         return Err(CliError::Usage(
             "--format csv is for records; the other reports are text or json".into(),
@@ -60,6 +74,11 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             "--format sql is for records and schema (export always writes SQL); the other reports are text or json".into(),
         ));
     }
+    Ok(())
+}
+
+fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
+    check_format(inputs, command)?;
     match command {
         Command::Summary { file } => summary::run(inputs, file.as_deref(), out),
         Command::Pages {
@@ -124,18 +143,27 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
                 deleted: *deleted,
                 limit: *limit,
                 ddl: ddl.as_deref(),
-                trx: records_trx::TrxArgs {
-                    committed: *committed,
-                    as_of_trx: *as_of_trx,
-                    undo,
-                },
+                trx: trx_args(*committed, *as_of_trx, undo),
             };
             records::run(inputs, file, &args, out)
         }
         Command::Schema { file, table, ddl } => {
             schema::run(inputs, file, table.as_deref(), ddl.as_deref(), out)
         }
-        Command::Export { out: dir, deleted } => export::run(inputs, dir, *deleted, out),
+        Command::Export {
+            out: dir,
+            deleted,
+            committed,
+            as_of_trx,
+        } => {
+            let trx = trx_args(*committed, *as_of_trx, &[]);
+            let args = export::ExportArgs {
+                dir,
+                deleted: *deleted,
+                trx,
+            };
+            export::run(inputs, &args, out)
+        }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
         Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
         Command::Completions { shell } => setup::completions(*shell, out),

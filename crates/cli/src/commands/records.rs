@@ -158,18 +158,13 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     let index = index.as_deref();
     let schema = fitting_schema(&space, schema, index, args, out)?;
     let view = args.trx.view();
-    if inputs.format == Format::Sql {
-        if view != innodb_analysis::rows::row_recovery::View::Stored {
-            return Err(CliError::Usage(
-                "records --format sql writes the rows as stored; --committed and --as-of-trx are not combined with it yet: use --format json or csv for those".into(),
-            ));
-        }
-        return super::records_sql::run(&space, &schema, index, args, out);
-    }
     records_trx::check_index(&schema, index, view)?;
     let undo = records_trx::read_undo(inputs, &args.trx, &schema.table)?;
     if let Some(u) = &undo {
         records_trx::check_view(u, view, out);
+    }
+    if inputs.format == Format::Sql {
+        return super::records_sql::run(&space, &schema, index, args, undo.as_ref(), out);
     }
     let mut sink = Streamed {
         out,

@@ -3,11 +3,16 @@
 //! With `--deleted`, the delete-marked and garbage records go to a table
 //! of their own (`<table>__deleted`: the same columns, all NULL-able, no
 //! keys, and the record's state, page and place first), so that they
-//! never mix with the live rows.
+//! never mix with the live rows. With the undo logs (`--datadir`, or
+//! `--system` and `--undo`) the rows are those of a view: as stored, as
+//! crash recovery leaves them (`--committed`), or as a read view opened
+//! before a transaction saw them (`--as-of-trx N`).
 
+use super::records_trx::{self, StreamArgs, Undo};
 use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::rows::records::{IndexField, RecordsReport, Row, RowSink, Schema};
+use innodb_analysis::rows::row_recovery::View;
 use innodb_analysis::rows::table_definition::{ColumnDefinition, TableDefinition};
 use innodb_format::value::column_value::Value;
 use innodb_render::sql::{create_table, dump, insert::InsertWriter};
@@ -26,10 +31,15 @@ pub struct Written {
     pub findings: usize,
     /// The schema fits the records (see `LayoutFit`).
     pub fits: bool,
+    /// Live rows written as stored by a transaction still in flight
+    /// (as stored only: a view rolls them back).
+    pub uncommitted: u64,
+    /// Rows a view could not rebuild (named in the findings).
+    pub unrecoverable: u64,
 }
 
 /// How the table is written.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct SqlOptions {
     /// Delete-marked and garbage records too, into `<table>__deleted`.
     pub deleted: bool,
@@ -38,6 +48,8 @@ pub struct SqlOptions {
     /// `CREATE TABLE IF NOT EXISTS` (each partition of a table, exported
     /// one by one, into one table).
     pub if_not_exists: bool,
+    /// The view of the rows (as stored without the undo logs).
+    pub view: View,
 }
 
 /// The columns the deleted rows' table has first.
@@ -195,6 +207,7 @@ pub fn write(
     space: &Tablespace,
     schema: &Schema,
     options: SqlOptions,
+    undo: Option<&Undo>,
     out: &mut Output,
 ) -> Result<Written, CliError> {
     let name = table_name(schema);
@@ -202,17 +215,19 @@ pub fn write(
         .definition
         .as_ref()
         .map_or("none", |d| create_table::source_words(d.source));
-    out.emit_as(
-        Kind::Exact,
-        &dump::head(&[
-            format!(
-                "innodb-inspect: rows of {} read from {}",
-                schema.table,
-                space.path().display()
-            ),
-            format!("table definition from {source}"),
-        ]),
-    );
+    let mut comments = vec![
+        format!(
+            "innodb-inspect: rows of {} read from {}",
+            schema.table,
+            space.path().display()
+        ),
+        format!("table definition from {source}"),
+    ];
+    if let Some(u) = undo {
+        let head = innodb_render::recovery_text::trx_head(&u.open, options.view);
+        comments.extend(head.lines().map(|l| l.trim_start_matches("# ").to_string()));
+    }
+    out.emit_as(Kind::Exact, &dump::head(&comments));
     let mut sink = SqlSink {
         out,
         buf: String::with_capacity(1 << 17),
@@ -222,25 +237,31 @@ pub fn write(
         live: None,
         deleted: None,
     };
-    let r = RecordsReport::stream(
-        space,
-        schema,
-        None,
-        options.deleted,
-        options.limit,
-        &mut sink,
-    )
-    .map_err(|e| match e {
-        innodb_analysis::rows::records::NoRecords::NoIndex(names) => CliError::file(
-            space.path(),
-            format!("no clustered index; the table has {}", names.join(", ")),
-        ),
-    })?;
+    let args = StreamArgs {
+        index: None,
+        deleted: options.deleted,
+        limit: options.limit,
+        view: options.view,
+    };
+    let streamed =
+        records_trx::stream(space, schema, &args, undo, &mut sink).map_err(|e| match e {
+            innodb_analysis::rows::records::NoRecords::NoIndex(names) => CliError::file(
+                space.path(),
+                format!("no clustered index; the table has {}", names.join(", ")),
+            ),
+        })?;
+    let r = streamed.report;
     let mut written = Written {
-        findings: r.findings.len(),
+        findings: r.findings.len() + streamed.findings.len(),
         fits: r.layout.fits(),
         ..Written::default()
     };
+    if let Some(c) = &streamed.counts {
+        if options.view == View::Stored {
+            written.uncommitted = c.by_open_trx.values().map(|(_, n)| n).sum();
+        }
+        written.unrecoverable = c.unrecoverable;
+    }
     for (w, count) in [
         (sink.live.as_mut(), &mut written.rows),
         (sink.deleted.as_mut(), &mut written.deleted),
@@ -266,9 +287,13 @@ pub fn write(
             written.undecoded
         ));
     }
+    if let Some(c) = &streamed.counts {
+        let tail = innodb_render::recovery_text::trx_tail(c, options.view);
+        notes.extend(tail.lines().map(|l| l.trim_start_matches("# ").to_string()));
+    }
     if written.findings > 0 {
         notes.push(format!(
-            "{} problems found on the index's pages (see `records` for them)",
+            "{} problems found on the index's pages or in the undo logs (see `records` for them)",
             written.findings
         ));
     }
@@ -286,6 +311,7 @@ pub fn run(
     schema: &Schema,
     index: Option<&str>,
     args: &super::records::Args,
+    undo: Option<&Undo>,
     out: &mut Output,
 ) -> Result<u8, CliError> {
     if let Some(i) = index {
@@ -303,8 +329,9 @@ pub fn run(
         deleted: args.deleted,
         limit: args.limit,
         if_not_exists: false,
+        view: args.trx.view(),
     };
-    let w = write(space, schema, options, out)?;
+    let w = write(space, schema, options, undo, out)?;
     say_problems(space, &w, out);
     Ok(0)
 }
@@ -319,6 +346,18 @@ pub fn say_problems(space: &Tablespace, w: &Written, out: &mut Output) {
         out.say(&format!(
             "warning: {path}: {} values could not be read and are written as NULL (each with a comment saying why)",
             w.undecoded
+        ));
+    }
+    if w.uncommitted > 0 {
+        out.say(&format!(
+            "warning: {path}: {} rows written are as a transaction still in flight left them, uncommitted (the dump's last comments name it); --committed writes them as crash recovery leaves them",
+            w.uncommitted
+        ));
+    }
+    if w.unrecoverable > 0 {
+        out.say(&format!(
+            "warning: {path}: {} rows could not be rebuilt from the undo logs and are left out (`records --format json` with the same view names each)",
+            w.unrecoverable
         ));
     }
 }

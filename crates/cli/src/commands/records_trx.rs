@@ -36,14 +36,28 @@ impl TrxArgs<'_> {
     }
 }
 
-/// The undo logs of the server, read once before the rows.
+/// The undo logs of the server, read once before the rows (once for all
+/// the tables of an `export`).
 pub struct Undo {
     system: Tablespace,
     undo: Vec<Tablespace>,
-    /// The transactions in flight and the bounds of the history.
+    report: UndoReport,
+    /// The transactions in flight and the bounds of the history, with
+    /// what they did to the table read.
     pub open: OpenTransactions,
+}
+
+impl Undo {
     /// Problems met reading the undo logs.
-    pub findings: Vec<Finding>,
+    pub fn findings(&self) -> &[Finding] {
+        &self.report.findings
+    }
+
+    /// Makes `table` (`db/table`) the table read: the counts of what the
+    /// open transactions did are then that table's.
+    pub fn set_table(&mut self, table: &str) {
+        self.open = OpenTransactions::from_report(&self.report, table);
+    }
 }
 
 /// The system tablespace of `--system` or `--datadir`, if any.
@@ -79,8 +93,8 @@ pub fn read_undo(inputs: &Inputs, args: &TrxArgs, table: &str) -> Result<Option<
     Ok(Some(Undo {
         system,
         undo,
+        report,
         open,
-        findings: report.findings,
     }))
 }
 
@@ -88,10 +102,10 @@ pub fn read_undo(inputs: &Inputs, args: &TrxArgs, table: &str) -> Result<Option<
 /// the newest one these files record, or a view older than what purge
 /// kept.
 pub fn check_view(undo: &Undo, view: View, out: &mut Output) {
-    if !undo.findings.is_empty() {
+    if !undo.findings().is_empty() {
         out.say(&format!(
             "warning: {} problems reading the undo logs (`undo` lists them; with --system, give each undo tablespace with --undo): a transaction in flight whose undo segment was not read is not known, its rows are not marked nor rolled back, and rows whose undo records are not reached are named as such",
-            undo.findings.len()
+            undo.findings().len()
         ));
     }
     let View::AsOfTrx(n) = view else { return };
