@@ -392,6 +392,58 @@ fn smoke_test_in_a_pseudo_terminal() {
     }
 }
 
+/// The browser whose terminal goes away (the window closed: `script`,
+/// which holds the pseudo-terminal's other end, killed) ends within a few
+/// seconds instead of reading the terminal's end of file forever; so does
+/// one sent SIGTERM.
+#[test]
+fn the_browser_ends_when_its_terminal_goes_away() {
+    let bin = env!("CARGO_BIN_EXE_innodb-inspect");
+    let file = std::fs::canonicalize(fixture("p16k", "test/t_types.ibd")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for how in ["hang-up", "SIGTERM"] {
+        let pid_file = tmp.path().join(format!("{how}.pid"));
+        let inner = format!(
+            "stty rows 30 cols 120; echo $$ > {p}; exec {bin} browse {f}",
+            p = pid_file.display(),
+            f = file.display()
+        );
+        let mut script = std::process::Command::new("script")
+            .args(["-qfec", &format!("sh -c '{inner}'"), "/dev/null"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("script (util-linux) runs");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let pid = pid.trim();
+        let alive = || std::path::Path::new(&format!("/proc/{pid}")).exists();
+        assert!(alive(), "{how}: the browser did not start");
+        if how == "hang-up" {
+            script.kill().unwrap();
+        } else {
+            std::process::Command::new("kill")
+                .args(["-TERM", pid])
+                .status()
+                .unwrap();
+        }
+        let _ = script.wait();
+        let started = std::time::Instant::now();
+        while alive() && started.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let still = alive();
+        if still {
+            // Not left behind to eat a CPU after the test.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", pid])
+                .status();
+        }
+        assert!(!still, "{how}: the browser still runs 10 s after");
+    }
+}
+
 /// A record's off-page column (`b`) leads to its BLOB chain; following
 /// `BTR_BLOB_HDR_NEXT_PAGE_NO` page by page, the 768-byte local prefix plus
 /// every page's `BTR_BLOB_HDR_PART_LEN` is the length the server reported.

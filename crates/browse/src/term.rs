@@ -1,7 +1,12 @@
 //! The terminal: raw mode, the alternate screen and mouse events while the browser runs,
 //! restored on every exit: a quit, an error, a panic (ratatui's init
 //! installs a panic hook that restores the terminal first) and SIGTERM,
-//! SIGHUP, SIGINT or SIGQUIT (they end the loop, which restores it). The
+//! SIGHUP, SIGINT or SIGQUIT (they end the loop, which restores it). A
+//! terminal that goes away (its window closed, the ssh session dropped)
+//! ends the browser too: the loop polls the terminal itself and quits on a
+//! hang-up, since the terminal library would read its end of file forever;
+//! and a stop signal the loop does not answer within [`STOP_GRACE`] ends
+//! the process from a watchdog thread. The
 //! screen drawn is at most [`MAX_COLUMNS`] × [`MAX_ROWS`], whatever size the
 //! terminal claims: a 65535×65535 terminal would otherwise make ratatui
 //! allocate screen buffers of hundreds of GB (an abort no hook can catch).
@@ -13,9 +18,19 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
+use std::io::IsTerminal;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// How long the loop has, after a stop signal, to end by itself before the
+/// watchdog ends the process.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// The exit status when the watchdog ends the process: 128 + SIGTERM, as a
+/// shell reports a process ended by it.
+const WATCHDOG_EXIT: i32 = 143;
 
 /// The widest screen drawn: wider terminals leave the rest blank.
 pub const MAX_COLUMNS: u16 = 1000;
@@ -42,9 +57,90 @@ fn stop_on_signals() -> Arc<AtomicBool> {
     stop
 }
 
-/// Runs the browser until the user quits.
+/// Ends the process when `stop` is raised and `done` is not within
+/// [`STOP_GRACE`] (the loop stuck in a read that never returns), after
+/// trying to put the terminal back.
+fn watchdog(stop: Arc<AtomicBool>, done: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        std::thread::sleep(STOP_GRACE);
+        if !done.load(Ordering::Relaxed) {
+            mouse_off();
+            ratatui::restore();
+            std::process::exit(WATCHDOG_EXIT);
+        }
+    });
+}
+
+/// The terminal the events come from, as the terminal library picks it:
+/// standard input when it is a terminal, else `/dev/tty`.
+enum Tty {
+    Stdin(std::io::Stdin),
+    File(std::fs::File),
+}
+
+impl Tty {
+    fn open() -> std::io::Result<Tty> {
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            Ok(Tty::Stdin(stdin))
+        } else {
+            Ok(Tty::File(std::fs::File::open("/dev/tty")?))
+        }
+    }
+
+    fn fd(&self) -> BorrowedFd<'_> {
+        match self {
+            Tty::Stdin(s) => s.as_fd(),
+            Tty::File(f) => f.as_fd(),
+        }
+    }
+}
+
+/// What the terminal has after waiting up to `timeout`.
+#[derive(PartialEq, Eq)]
+enum Ready {
+    /// Nothing yet.
+    Nothing,
+    /// Input to read.
+    Input,
+    /// The terminal hung up or is gone: nothing will come any more.
+    Gone,
+}
+
+/// Waits up to `timeout` for input on `tty`.
+fn wait_for_input(tty: &Tty, timeout: Duration) -> Ready {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let fd = tty.fd();
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: i64::from(timeout.subsec_nanos()),
+    };
+    match poll(&mut fds, Some(&ts)) {
+        Ok(0) => Ready::Nothing,
+        Ok(_) => {
+            let r = fds[0].revents();
+            if r.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
+                Ready::Gone
+            } else {
+                Ready::Input
+            }
+        }
+        Err(rustix::io::Errno::INTR) => Ready::Nothing,
+        Err(_) => Ready::Gone,
+    }
+}
+
+/// Runs the browser until the user quits, a stop signal comes or the
+/// terminal goes away.
 pub fn run(mut app: App) -> std::io::Result<()> {
     let stop = stop_on_signals();
+    let done = Arc::new(AtomicBool::new(false));
+    watchdog(stop.clone(), done.clone());
+    let tty = Tty::open()?;
     let (width, height) = ratatui::crossterm::terminal::size()?;
     let mut terminal = match ratatui::try_init_with_options(TerminalOptions {
         viewport: Viewport::Fixed(screen_area(width, height)),
@@ -68,7 +164,12 @@ pub fn run(mut app: App) -> std::io::Result<()> {
                 }
             }
             // Wake up often enough to show the scans' progress.
-            if event::poll(Duration::from_millis(100))? {
+            let ready = wait_for_input(&tty, Duration::from_millis(100));
+            if ready == Ready::Gone {
+                break;
+            }
+            // A resize comes as a signal, not as input: asked every time.
+            while event::poll(Duration::ZERO)? {
                 match event::read()? {
                     Event::Key(k) if k.kind != KeyEventKind::Release => {
                         if let Some(a) = action_for(k, app.prompt.is_some()) {
@@ -90,6 +191,7 @@ pub fn run(mut app: App) -> std::io::Result<()> {
     })();
     mouse_off();
     ratatui::restore();
+    done.store(true, Ordering::Relaxed);
     result
 }
 
