@@ -12,14 +12,30 @@ fn is_control(c: char) -> bool {
     n < 0x20 || n == 0x7f || (0x80..=0x9f).contains(&n)
 }
 
+/// The bytes that may begin a control character [`escape_controls`]
+/// escapes: C0 but newline and tab, DEL, and 0xC2, the first byte of every
+/// C1 character in UTF-8.
+// Indexes below 256 in a constant: checked when it is compiled.
+#[allow(clippy::indexing_slicing)]
+static MAYBE_CONTROL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b != b'\n' as usize && b != b'\t' as usize;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t
+};
+
 /// `s` with every control character escaped visibly — `\e` (ESC), `\r`,
 /// `\0`, `\x07` (other C0 and DEL), `\u{9b}` (C1) — but newlines and tabs,
 /// which text output uses as its structure.
 pub fn escape_controls(s: &str) -> Cow<'_, str> {
     // A byte scan first (the streamed `records` output passes here in
-    // 64 KiB pieces): C0 but newline and tab, DEL, and 0xC2, the first
-    // byte of every C1 character in UTF-8.
-    let maybe = |b: &u8| (*b < 0x20 && *b != b'\n' && *b != b'\t') || *b == 0x7f || *b == 0xc2;
+    // 64 KiB pieces): one table lookup per byte.
+    let maybe = |b: &u8| MAYBE_CONTROL.get(usize::from(*b)) == Some(&true);
     if !s.as_bytes().iter().any(maybe) {
         return Cow::Borrowed(s);
     }

@@ -525,13 +525,9 @@ fn push_cell(o: &mut String, v: &innodb_format::value::column_value::Value) {
     use innodb_format::value::column_value::Value;
     match v {
         Value::Null => o.push_str("NULL"),
-        Value::Int(i) => {
-            let _ = write!(o, "{i}");
-        }
-        Value::UInt(u) => {
-            let _ = write!(o, "{u}");
-        }
-        Value::Text(t) if !t.contains(['\t', '\n']) => o.push_str(t),
+        Value::Int(i) => o.push_str(itoa::Buffer::new().format(*i)),
+        Value::UInt(u) => o.push_str(itoa::Buffer::new().format(*u)),
+        Value::Text(t) if !t.bytes().any(|b| b == b'\t' || b == b'\n') => o.push_str(t),
         other => o.push_str(&cell(other)),
     }
 }

@@ -30,20 +30,23 @@ pub enum RowState {
     Garbage,
 }
 
-struct RawField {
-    bytes: Vec<u8>,
+/// One field of a record as stored: its bytes on the page (the local part
+/// of an off-page column).
+struct RawField<'p> {
+    bytes: &'p [u8],
     null: bool,
     /// Not stored in this record's row version.
     absent: bool,
     external: Option<ExternRef>,
 }
 
-struct RawRow {
+/// A record's fields as stored, with where it is.
+struct RawRow<'p> {
     page: u32,
     origin: usize,
     state: RowState,
     confidence: Option<Confidence>,
-    fields: Vec<RawField>,
+    fields: Vec<RawField<'p>>,
 }
 
 /// Where a COMPACT record begins and ends by the schema's reading of it:
@@ -106,14 +109,14 @@ fn garbage_confidence(origin: usize, extents: &[Extent], heap_top: usize) -> Con
 
 /// Every field's bytes of the record `r`, or `None` when its layout does
 /// not fit the index's fields or runs past the record heap.
-fn raw_fields(
-    bytes: &[u8],
+fn raw_fields<'p>(
+    bytes: &'p [u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
     heap_top: usize,
     mariadb_core: Option<usize>,
-) -> Option<Vec<RawField>> {
+) -> Option<Vec<RawField<'p>>> {
     let places = leaf_places(bytes, r, format, fields, mariadb_core)?;
     let end = places.last().map_or(0, |p| p.start + p.len);
     if r.origin + end > heap_top {
@@ -123,8 +126,8 @@ fn raw_fields(
         .into_iter()
         .map(|p| {
             let b = bytes.get(r.origin + p.start..r.origin + p.start + p.len)?;
-            let field = |bytes: &[u8], external| RawField {
-                bytes: bytes.to_vec(),
+            let field = |bytes: &'p [u8], external| RawField {
+                bytes,
                 null: p.null,
                 absent: p.absent,
                 external,
@@ -752,10 +755,14 @@ fn decode_row(
             values.push(Value::Null);
             continue;
         }
+        let mut whole;
         let mut b = rf.bytes;
         if let Some(r) = rf.external {
             external.push((i, r.page_no));
-            if let Err(m) = append_off_page(pages, r, &mut b, buf, raw.state, findings) {
+            whole = b.to_vec();
+            let followed = append_off_page(pages, r, &mut whole, buf, raw.state, findings);
+            b = &whole;
+            if let Err(m) = followed {
                 values.push(Value::Undecoded {
                     undecoded: format!("off-page column: {m}"),
                 });
@@ -763,9 +770,9 @@ fn decode_row(
             }
         }
         if f.name == "DB_ROLL_PTR" {
-            roll_ptr = RollPtr::parse(&b);
+            roll_ptr = RollPtr::parse(b);
         }
-        values.push(f.value(&b));
+        values.push(f.value(b));
     }
     // A value that could not be read (an off-page part gone) lowers it.
     let confidence = match raw.confidence {

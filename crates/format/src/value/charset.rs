@@ -414,9 +414,67 @@ pub fn collation_id(name: &str) -> Option<u32> {
         .map(|&(i, _)| u32::from(i))
 }
 
+/// How the text of one character set is decoded.
+#[derive(Debug, Clone, Copy)]
+enum Decoder {
+    Ucs2,
+    Utf16,
+    Utf16Le,
+    Utf32,
+    Encoding(&'static Encoding),
+    /// A set this does not decode: ASCII only.
+    AsciiOnly,
+}
+
+/// What the value decoders need of a collation, worked out once.
+#[derive(Debug, Clone, Copy)]
+struct CollationInfo {
+    decoder: Decoder,
+    mbmaxlen: u32,
+    mbminlen: u32,
+}
+
+/// Collation ids below this are looked up in a table made once (MariaDB's
+/// UCA 14.0 ids reach 3327); the others are worked out each time.
+const CACHED_IDS: u32 = 4096;
+
+/// [`CollationInfo`] of collation `id`, worked out from its names.
+fn collation_info_uncached(id: u32) -> CollationInfo {
+    let charset = charset_name(id).unwrap_or("utf8mb4");
+    let decoder = match charset {
+        "ucs2" => Decoder::Ucs2,
+        "utf16" => Decoder::Utf16,
+        "utf16le" => Decoder::Utf16Le,
+        "utf32" => Decoder::Utf32,
+        _ => encoding(charset).map_or(Decoder::AsciiOnly, Decoder::Encoding),
+    };
+    CollationInfo {
+        decoder,
+        mbmaxlen: mbmaxlen_uncached(id),
+        mbminlen: mbminlen_uncached(id),
+    }
+}
+
+/// [`CollationInfo`] of collation `id`: a table lookup (every row of a
+/// table asks, for each of its character columns).
+fn collation_info(id: u32) -> CollationInfo {
+    static TABLE: std::sync::OnceLock<Vec<CollationInfo>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..CACHED_IDS).map(collation_info_uncached).collect());
+    usize::try_from(id)
+        .ok()
+        .and_then(|i| table.get(i))
+        .copied()
+        .unwrap_or_else(|| collation_info_uncached(id))
+}
+
 /// Bytes of one character at most in the character set of collation `id`
 /// (4 for a collation this does not know).
 pub fn mbmaxlen(id: u32) -> u32 {
+    collation_info(id).mbmaxlen
+}
+
+/// [`mbmaxlen`] from the collation's names.
+fn mbmaxlen_uncached(id: u32) -> u32 {
     match charset_name(id) {
         Some("utf8mb3" | "ujis" | "eucjpms") => 3,
         Some("big5" | "sjis" | "cp932" | "euckr" | "gb2312" | "gbk" | "ucs2") => 2,
@@ -429,6 +487,11 @@ pub fn mbmaxlen(id: u32) -> u32 {
 
 /// Bytes of one character at least in the character set of collation `id`.
 pub fn mbminlen(id: u32) -> u32 {
+    collation_info(id).mbminlen
+}
+
+/// [`mbminlen`] from the collation's names.
+fn mbminlen_uncached(id: u32) -> u32 {
     match charset_name(id) {
         Some("ucs2" | "utf16" | "utf16le") => 2,
         Some("utf32") => 4,
@@ -440,20 +503,19 @@ pub fn mbminlen(id: u32) -> u32 {
 /// `None` when they are not characters of it (or the set is one this does
 /// not decode and `b` is not ASCII).
 pub fn decode(b: &[u8], id: u32) -> Option<String> {
-    let charset = charset_name(id).unwrap_or("utf8mb4");
-    match charset {
-        "ucs2" => utf16(b, false, false),
-        "utf16" => utf16(b, false, true),
-        "utf16le" => utf16(b, true, true),
-        "utf32" => utf32(b),
-        _ => match encoding(charset) {
-            Some(enc) => enc
-                .decode_without_bom_handling_and_without_replacement(b)
-                .map(|s| s.into_owned()),
-            None => b
-                .is_ascii()
-                .then(|| b.iter().map(|&c| char::from(c)).collect()),
-        },
+    match collation_info(id).decoder {
+        Decoder::Ucs2 => utf16(b, false, false),
+        Decoder::Utf16 => utf16(b, false, true),
+        Decoder::Utf16Le => utf16(b, true, true),
+        Decoder::Utf32 => utf32(b),
+        // ASCII reads the same in every set encoding_rs decodes.
+        Decoder::Encoding(_) | Decoder::AsciiOnly if b.is_ascii() => {
+            std::str::from_utf8(b).ok().map(str::to_string)
+        }
+        Decoder::Encoding(enc) => enc
+            .decode_without_bom_handling_and_without_replacement(b)
+            .map(|s| s.into_owned()),
+        Decoder::AsciiOnly => None,
     }
 }
 
