@@ -709,3 +709,101 @@ fn one_scan_makes_the_same_maps_as_one_scan_each() {
         }
     }
 }
+
+/// The `<rect>` elements of an SVG document: `(x, y, w, h)` → fill.
+fn svg_rects(svg: &str) -> BTreeMap<(u32, u32, u32, u32), Rgb> {
+    let attr = |el: &str, name: &str| -> String {
+        let key = format!(" {name}=\"");
+        let start = el.find(&key).unwrap() + key.len();
+        el[start..].split('"').next().unwrap().to_string()
+    };
+    svg.lines()
+        .filter(|l| l.starts_with("<rect "))
+        .map(|l| {
+            let n = |k: &str| attr(l, k).parse::<u32>().unwrap();
+            let fill = attr(l, "fill");
+            let c = |i: usize| u8::from_str_radix(&fill[i..i + 2], 16).unwrap();
+            (
+                (n("x"), n("y"), n("width"), n("height")),
+                Rgb(c(1), c(3), c(5)),
+            )
+        })
+        .collect()
+}
+
+/// `--png OUT.svg` writes the picture as SVG, laid out as the PNG: the
+/// same size, a rectangle for every cell where the PNG has it, in the
+/// colour the PNG shows there, and every label as text; likewise for a
+/// chart.
+#[test]
+fn svg_pictures_are_the_png_pictures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = fixture("p16k", "test/t_random.ibd");
+    let write = |args: &[&str], out: &Path| {
+        let mut argv: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        argv.insert(1, path.clone().into());
+        argv.extend(["--png".into(), out.into()]);
+        let o = support::run(argv);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains(", SVG, ")
+                == (out.extension().unwrap() == "svg")
+        );
+    };
+    let space = open(&path);
+    for by in ["page-type", "lsn-age", "fill", "index"] {
+        let (png_out, svg_out) = (tmp.path().join("m.png"), tmp.path().join("m.svg"));
+        write(&["heatmap", "--by", by], &png_out);
+        write(&["heatmap", "--by", by], &svg_out);
+        let img = decode(&png_out);
+        let svg = std::fs::read_to_string(&svg_out).unwrap();
+        assert!(svg.contains(&format!(
+            "width=\"{}\" height=\"{}\"",
+            img.width(),
+            img.height()
+        )));
+        let rects = svg_rects(&svg);
+        let r = build(
+            &space,
+            match by {
+                "page-type" => HeatmapBy::PageType,
+                "lsn-age" => HeatmapBy::LsnAge,
+                "fill" => HeatmapBy::Fill,
+                _ => HeatmapBy::Index,
+            },
+        );
+        let layout = png::raster_layout(&r);
+        let cells = r.rows() * r.columns as usize;
+        let mut checked = 0;
+        for i in 0..cells {
+            let (x, y, w, h) = png::cell_rect(&layout, &r, i);
+            let Some(fill) = rects.get(&(x, y, w, h)) else {
+                continue;
+            };
+            let p = img.get_pixel(x + w / 2, y + h / 2);
+            assert_eq!(*fill, Rgb(p[0], p[1], p[2]), "{by}: cell {i}");
+            checked += 1;
+        }
+        assert_eq!(checked, cells, "{by}: every cell is a rectangle");
+        for label in png::raster_labels(&layout, &r) {
+            assert!(
+                svg.contains(&format!(">{}</text>", label.text)),
+                "{by}: {}",
+                label.text
+            );
+        }
+    }
+    let (png_out, svg_out) = (tmp.path().join("c.png"), tmp.path().join("c.svg"));
+    write(&["plot", "--fill-histogram"], &png_out);
+    write(&["plot", "--fill-histogram"], &svg_out);
+    let img = decode(&png_out);
+    let svg = std::fs::read_to_string(&svg_out).unwrap();
+    assert!(svg.contains(&format!(
+        "width=\"{}\" height=\"{}\"",
+        img.width(),
+        img.height()
+    )));
+    for label in ["0-10%", "90-100%", "page fill"] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+    }
+}

@@ -171,7 +171,7 @@ pub enum Command {
         /// For --by lsn-age: linear (each of the ten colours a tenth of the LSN range between the oldest and the newest page) or rank (each a tenth of the pages by LSN).
         #[arg(long, value_enum, default_value_t = LsnScaleChoice::Linear)]
         lsn_scale: LsnScaleChoice,
-        /// Write the picture to this PNG file instead of drawing it in the terminal; with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as the file relative to the data directory without .gz and .ibd (test/t1.png, ibdata1.png).
+        /// Write the picture to this PNG file (an SVG document when the name ends in .svg) instead of drawing it in the terminal; with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as the file relative to the data directory without .gz and .ibd (test/t1.png, ibdata1.png).
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Colour the terminal picture: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
@@ -199,7 +199,7 @@ pub enum Command {
         /// Pages per B+tree level of each index (same as --what levels).
         #[arg(long, conflicts_with = "what")]
         levels: bool,
-        /// Write the chart to this PNG file instead of drawing it in the terminal; for --fill-histogram and --levels with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as with heatmap.
+        /// Write the chart to this PNG file (an SVG document when the name ends in .svg) instead of drawing it in the terminal; for --fill-histogram and --levels with --datadir and no FILE, a directory (created if missing) that gets one PNG per tablespace, named as with heatmap.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Colour the terminal chart: auto, always, never.

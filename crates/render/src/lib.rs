@@ -15,6 +15,7 @@ pub mod safe;
 pub use serde::Serialize;
 pub mod space_text;
 pub mod sql;
+pub mod svg;
 pub mod text;
 pub mod undo_text;
 

@@ -20,7 +20,9 @@ pub(crate) mod text;
 pub use image;
 
 pub use chart::{chart_image, chart_labels};
+pub(crate) use chart::{chart_layout, draw_chart};
 pub use labels::{first_clash, Placed, GAP};
+pub(crate) use raster::draw_raster;
 pub use raster::{cell_rect, raster_image, raster_labels, raster_layout, RasterLayout};
 
 use image::{ImageEncoder, RgbImage};
