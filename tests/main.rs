@@ -31,6 +31,7 @@ mod page_sweep;
 mod pictures;
 mod properties;
 mod read_only;
+mod records_cli;
 mod recovery;
 mod scale;
 mod setup;
