@@ -87,3 +87,135 @@ fn records_exit_1_when_the_schema_does_not_fit() {
         assert_eq!(rows, 5, "{format}: rows written:\n{stdout}");
     }
 }
+
+/// 2^53 − 1: the largest integer a reader of numbers as doubles keeps.
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// Every number in `v` is exact as a double: a float, or an integer of
+/// magnitude at most 2^53 − 1. Gives the path of the first that is not.
+fn unsafe_number(v: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => {
+            let safe = n.is_f64()
+                || n.as_u64().is_some_and(|x| x <= MAX_SAFE)
+                || n.as_i64().is_some_and(|x| x.unsigned_abs() <= MAX_SAFE);
+            (!safe).then(|| format!("{path} = {n}"))
+        }
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| unsafe_number(x, &format!("{path}[{i}]"))),
+        Value::Object(o) => o
+            .iter()
+            .find_map(|(k, x)| unsafe_number(x, &format!("{path}.{k}"))),
+        _ => None,
+    }
+}
+
+/// JSON lines of `records --format json ARGS`: the `row` objects.
+fn json_rows(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
+    let mut all: Vec<&std::ffi::OsStr> =
+        vec!["--format".as_ref(), "json".as_ref(), "records".as_ref()];
+    all.extend(args);
+    let out = support::run(all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .inspect(|v| assert_eq!(unsafe_number(v, ""), None, "{v}"))
+        .filter_map(|v| v.get("row").cloned())
+        .collect()
+}
+
+/// Integers past 2^53 − 1 are JSON strings of their exact digits, in
+/// `records` and every other command; smaller ones stay numbers.
+/// `t_types`'s BIGINT and BIGINT UNSIGNED are the server's values (from
+/// truth.json: -9223372036854775808, 18446744073709551615, …) digit for
+/// digit; `t_ordered`'s DB_ROLL_PTR (MariaDB sets the insert flag, bit
+/// 55) is the string of the digits the text output prints; MySQL's SDI
+/// index id in `pages` is "18446744073709551615".
+#[test]
+fn json_integers_past_2_53_are_exact_strings() {
+    let fixtures = support::fixtures_dir();
+    let truth: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixtures.join("p16k/truth.json")).unwrap()).unwrap();
+    let t_types = fixtures.join("p16k/files/test/t_types.ibd.gz");
+    let rows = json_rows(&[t_types.as_os_str()]);
+    let want = truth["rows"]["test/t_types"].as_array().unwrap();
+    assert_eq!(rows.len(), want.len());
+    let (mut strings, mut numbers) = (0, 0);
+    for (ours, server) in rows.iter().zip(want) {
+        for c in ["bi", "biu"] {
+            let (o, s) = (&ours[c], &server[c]);
+            if s.is_null() {
+                assert!(o.is_null(), "id {}: {c} {o}", server["id"]);
+                continue;
+            }
+            let big = s.as_u64().map_or_else(
+                || s.as_i64().unwrap().unsigned_abs() > MAX_SAFE,
+                |x| x > MAX_SAFE,
+            );
+            if big {
+                strings += 1;
+                assert_eq!(
+                    o.as_str(),
+                    Some(s.to_string().as_str()),
+                    "id {}: {c}",
+                    server["id"]
+                );
+            } else {
+                numbers += 1;
+                assert_eq!(o, s, "id {}: {c}", server["id"]);
+            }
+        }
+    }
+    assert!(
+        strings > 100 && numbers > 0,
+        "{strings} strings, {numbers} numbers"
+    );
+    assert!(rows.iter().any(|r| r["biu"] == "18446744073709551615"));
+    assert!(rows.iter().any(|r| r["bi"] == "-9223372036854775808"));
+
+    // DB_ROLL_PTR: the text output's digits, as a string.
+    let file = t_ordered();
+    let rows = json_rows(&[file.as_os_str(), "--limit".as_ref(), "3".as_ref()]);
+    let text = support::run([
+        "records".as_ref(),
+        file.as_os_str(),
+        "--limit".as_ref(),
+        "3".as_ref(),
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let text_ptrs: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split('\t').nth(2).unwrap())
+        .collect();
+    let json_ptrs: Vec<&str> = rows
+        .iter()
+        .map(|r| r["DB_ROLL_PTR"].as_str().unwrap())
+        .collect();
+    assert_eq!(json_ptrs, text_ptrs);
+    assert!(json_ptrs
+        .iter()
+        .all(|p| p.parse::<u64>().unwrap() > MAX_SAFE));
+
+    // MySQL's SDI index (page 3 of a MySQL 9.7 table) in `pages`.
+    let mysql = fixtures.join("mysql-p16k/files/test/t_plain.ibd.gz");
+    let (v, _) = support::run_json([
+        "pages".as_ref(),
+        mysql.as_os_str(),
+        "--range".as_ref(),
+        "3..3".as_ref(),
+    ]);
+    assert_eq!(v["pages"][0]["type"], "SDI");
+    assert_eq!(v["pages"][0]["index_id"], "18446744073709551615");
+    assert_eq!(unsafe_number(&v, ""), None);
+}
