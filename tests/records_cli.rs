@@ -219,3 +219,159 @@ fn json_integers_past_2_53_are_exact_strings() {
     assert_eq!(v["pages"][0]["index_id"], "18446744073709551615");
     assert_eq!(unsafe_number(&v, ""), None);
 }
+
+/// `DB_ROLL_PTR` of a JSON row as a number (a number or, past 2^53 − 1,
+/// a string of digits).
+fn roll_ptr_value(row: &serde_json::Value) -> u64 {
+    support::json_u64(&row["row"]["DB_ROLL_PTR"]).unwrap()
+}
+
+/// The JSON lines of `records` (whole objects, not only `row`).
+fn json_lines(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["--format".as_ref(), "json".as_ref()];
+    all.extend(args);
+    let out = support::run(all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("row").is_some())
+        .collect()
+}
+
+/// `records` JSON takes `DB_ROLL_PTR` apart as docs/records.md says:
+/// `roll_ptr` {insert (bit 55), rseg (bits 48–54), page (bits 16–47),
+/// offset (bits 0–15)}, on every row. On p16k-undo (MariaDB 10.11, five
+/// rounds of UPDATEs of t_undo's 3,000 rows kept by an open snapshot),
+/// each pointer leads where `undo` and `page` say an undo record is: its
+/// rollback segment is one `undo` lists, in the undo tablespace whose
+/// space id that segment names; the page there is an UNDO_LOG page whose
+/// undo log was written by the row's DB_TRX_ID, and it holds an undo
+/// record at exactly that offset, of t_undo's table id (19 in the
+/// server's truth.json). p16k's t_ordered (never updated) has the insert
+/// flag on every row.
+#[test]
+fn roll_ptr_is_taken_apart_and_leads_to_its_undo_record() {
+    let fixtures = support::fixtures_dir();
+    let dir = fixtures.join("p16k-undo/files");
+    let truth: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixtures.join("p16k-undo/truth.json")).unwrap())
+            .unwrap();
+    let table_id = truth["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "test/t_undo")
+        .unwrap()["table_id"]
+        .as_u64()
+        .unwrap();
+    let rows = json_lines(&[
+        "--datadir".as_ref(),
+        dir.as_os_str(),
+        "records".as_ref(),
+        "test/t_undo".as_ref(),
+    ]);
+    assert_eq!(rows.len(), 3000);
+    // The bits, row by row.
+    let mut by_page: std::collections::BTreeMap<(u64, u64), Vec<(u64, u64)>> =
+        std::collections::BTreeMap::new();
+    for r in &rows {
+        let v = roll_ptr_value(r);
+        let p = &r["roll_ptr"];
+        assert_eq!(p["insert"], (v >> 55) & 1 == 1, "{r}");
+        assert_eq!(p["rseg"], (v >> 48) & 0x7f, "{r}");
+        assert_eq!(p["page"], (v >> 16) & 0xffff_ffff, "{r}");
+        assert_eq!(p["offset"], v & 0xffff, "{r}");
+        assert_eq!(p["insert"], false, "{r}");
+        by_page
+            .entry((p["rseg"].as_u64().unwrap(), p["page"].as_u64().unwrap()))
+            .or_default()
+            .push((
+                p["offset"].as_u64().unwrap(),
+                r["row"]["DB_TRX_ID"].as_u64().unwrap(),
+            ));
+    }
+    // Where `undo` says each rollback segment and undo tablespace is.
+    let (undo, _) = support::run_json(["--datadir".as_ref(), dir.as_os_str(), "undo".as_ref()]);
+    let space_of = |rseg: u64| {
+        undo["rollback_segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == rseg)
+            .unwrap_or_else(|| panic!("rseg {rseg} not in `undo`"))["space_id"]
+            .as_u64()
+            .unwrap()
+    };
+    let file_of = |space: u64| {
+        let f = undo["undo_tablespaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["space_id"] == space)
+            .unwrap_or_else(|| panic!("space {space} not in `undo`"))["file"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        dir.join(f)
+    };
+    let (mut records, mut with_header) = (0, 0);
+    for ((rseg, page), pointers) in &by_page {
+        let file = file_of(space_of(*rseg));
+        let (p, _) =
+            support::run_json(["page".as_ref(), file.as_os_str(), page.to_string().as_ref()]);
+        assert_eq!(p["type"], "UNDO_LOG", "rseg {rseg} page {page}");
+        let fields: Vec<&serde_json::Value> = p["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["fields"].as_array().unwrap())
+            .collect();
+        let writers: Vec<u64> = fields
+            .iter()
+            .filter(|f| f["name"] == "TRX_UNDO_TRX_ID")
+            .map(|f| f["value"].as_u64().unwrap())
+            .collect();
+        for (offset, trx) in pointers {
+            // A log's first page has its header (the writer's trx id);
+            // the pages it continues on have none.
+            if !writers.is_empty() {
+                assert!(
+                    writers.contains(trx),
+                    "page {page}: trx {trx} not in {writers:?}"
+                );
+                with_header += 1;
+            }
+            let rec = fields
+                .iter()
+                .find(|f| {
+                    f["offset"] == *offset && f["name"].as_str().unwrap().starts_with("TRX_UNDO_")
+                })
+                .unwrap_or_else(|| panic!("rseg {rseg} page {page}: no undo record at {offset}"));
+            let meaning = rec["meaning"].as_str().unwrap();
+            assert!(
+                meaning.contains(&format!("table {table_id},")),
+                "page {page} offset {offset}: {meaning}"
+            );
+            records += 1;
+        }
+    }
+    assert_eq!(records, 3000);
+    assert!(
+        with_header > 0 && by_page.len() > 1,
+        "{with_header} on {} pages",
+        by_page.len()
+    );
+    // Rows never updated since their INSERT: the insert flag.
+    let rows = json_lines(&["records".as_ref(), t_ordered().as_os_str()]);
+    assert_eq!(rows.len(), 10_000);
+    for r in &rows {
+        assert_eq!(r["roll_ptr"]["insert"], true, "{r}");
+        assert_eq!(r["roll_ptr"]["offset"], roll_ptr_value(r) & 0xffff, "{r}");
+    }
+}

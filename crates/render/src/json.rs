@@ -16,7 +16,8 @@ pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
 }
 
 /// `records` as JSON lines: one object per row, `{"page", "origin",
-/// "deleted", "row": {column: value, …}}`, then findings as `{"finding": …}`.
+/// "deleted", "state", "roll_ptr" (clustered records: `DB_ROLL_PTR` taken
+/// apart), "row": {column: value, …}}`, then findings as `{"finding": …}`.
 pub fn records_lines(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for row in &r.rows {
@@ -52,6 +53,9 @@ pub fn records_line(
         if t.rebuild != innodb_analysis::rows::row_state::Rebuild::Stored {
             line.insert("rebuilt".into(), serde_json::json!(t));
         }
+    }
+    if let Some(r) = &row.roll_ptr {
+        line.insert("roll_ptr".into(), serde_json::json!(r));
     }
     line.insert("row".into(), serde_json::Value::Object(obj));
     let line = serde_json::Value::Object(line);
@@ -100,6 +104,13 @@ pub fn records_line_keyed(
                 serde_json::to_string(t).unwrap_or_else(|_| "null".into())
             );
         }
+    }
+    if let Some(r) = &row.roll_ptr {
+        let _ = write!(
+            out,
+            "\"roll_ptr\":{{\"insert\":{},\"rseg\":{},\"page\":{},\"offset\":{}}},",
+            r.insert, r.rseg, r.page, r.offset
+        );
     }
     out.push_str("\"row\":{");
     for (i, (k, v)) in keys.iter().zip(&row.values).enumerate() {
@@ -376,7 +387,7 @@ mod tests {
     use innodb_analysis::rows::ddl::schema_from_ddl;
     use innodb_analysis::rows::records::{Confidence, Row, RowState};
     use innodb_analysis::rows::row_state::{Rebuild, RowTrx, TrxState};
-    use innodb_format::value::column_value::Value;
+    use innodb_format::value::column_value::{RollPtr, Value};
 
     /// The direct writer gives the bytes serde's JSON tree gives, for every
     /// kind of value (strings with quotes, controls and non-ASCII too).
@@ -409,7 +420,12 @@ mod tests {
                 state,
                 confidence: Some(Confidence::High),
                 values: values.clone(),
-                roll_ptr: None,
+                roll_ptr: (state == RowState::Live).then_some(RollPtr {
+                    insert: true,
+                    rseg: 4,
+                    page: 308,
+                    offset: 272,
+                }),
                 external: Vec::new(),
                 trx: (state != RowState::Garbage).then_some(RowTrx {
                     state: Some(TrxState::Active),
@@ -422,6 +438,9 @@ mod tests {
             records_line(&mut a, fields, &row);
             records_line_keyed(&mut b, &keys, &row);
             assert_eq!(a, b);
+            let roll = state == RowState::Live;
+            let want = r#""roll_ptr":{"insert":true,"rseg":4,"page":308,"offset":272},"row""#;
+            assert_eq!(a.contains(want), roll, "{a}");
         }
     }
 }
