@@ -40,3 +40,4 @@ mod sql_out;
 mod terminal_safety;
 mod thirdparty;
 mod undo_bounds;
+mod waste_split;
