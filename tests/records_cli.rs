@@ -375,3 +375,48 @@ fn roll_ptr_is_taken_apart_and_leads_to_its_undo_record() {
         assert_eq!(r["roll_ptr"]["offset"], roll_ptr_value(r) & 0xffff, "{r}");
     }
 }
+
+/// `export` is no success either when a table's schema does not fit: a
+/// data directory of p16k's t_ordered (with its own `.frm`) and t_random
+/// beside a real `.frm` of another table (t_blob's; crafted, as in
+/// `frm::a_frm_of_another_table_warns`) exports both, says t_random's
+/// values are not to be trusted, and exits 1; without t_random it exits 0.
+#[test]
+fn export_exits_1_when_a_schema_does_not_fit() {
+    let files = support::fixtures_dir().join("p16k/files/test");
+    let tmp = tempfile::tempdir().unwrap();
+    let test = tmp.path().join("datadir/test");
+    std::fs::create_dir_all(&test).unwrap();
+    for f in ["t_ordered.ibd.gz", "t_ordered.frm.gz", "t_random.ibd.gz"] {
+        std::fs::copy(files.join(f), test.join(f)).unwrap();
+    }
+    // Crafted: another table's real .frm under t_random's name.
+    std::fs::copy(files.join("t_blob.frm.gz"), test.join("t_random.frm.gz")).unwrap();
+    let export = |out: &str| {
+        support::run([
+            "--datadir".as_ref(),
+            tmp.path().join("datadir").as_os_str(),
+            "export".as_ref(),
+            tmp.path().join(out).as_os_str(),
+        ])
+    };
+    let out = export("out1");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("test/t_ordered.ibd.gz: 10000 rows")
+            && stdout.contains("t_random.sql (the schema does not fit the records"),
+        "{stdout}"
+    );
+    assert!(tmp.path().join("out1/test/t_random.sql").is_file());
+    for f in ["t_random.ibd.gz", "t_random.frm.gz"] {
+        std::fs::remove_file(test.join(f)).unwrap();
+    }
+    let out = export("out2");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
