@@ -18,7 +18,7 @@ use innodb_analysis::{PageFilter, PageList, Summary};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// One fixture file with its truth.
@@ -1938,29 +1938,57 @@ fn undo_binlog_position_and_trx_ids_are_the_servers() {
 }
 
 /// `undo` with the system tablespace alone where the rollback segments live
-/// in undo tablespaces: each rollback segment it cannot reach is a finding
-/// naming the missing undo tablespace, and the rest is still reported.
+/// in undo tablespaces: ONE finding names the missing undo tablespaces
+/// (space ids 1, 2, 3: the `undo` of the whole set lists them so), the
+/// 127 rollback segments in them and how to give them, and the rest is
+/// still reported.
 #[test]
 fn a_missing_undo_tablespace_is_a_finding() {
     let files = support::fixtures_dir().join("p16k-undo").join("files");
     let (v, out) = support::run_json(["undo".as_ref(), files.join("ibdata1.gz").as_os_str()]);
     assert!(out.status.success());
     let findings = v["findings"].as_array().unwrap();
-    let missing: BTreeSet<&str> = findings
-        .iter()
-        .filter_map(|f| f["message"].as_str())
-        .filter(|m| m.contains("was not given"))
-        .map(|m| m.rsplit("undo tablespace ").next().unwrap_or(""))
-        .collect();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let f = &findings[0];
     assert_eq!(
-        missing,
-        BTreeSet::from([
-            "1, which was not given",
-            "2, which was not given",
-            "3, which was not given"
-        ])
+        (f["page"].as_u64(), f["offset"].as_u64()),
+        (Some(5), Some(64))
+    );
+    let m = f["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("undo tablespaces not given: space ids 1, 2, 3 (undo001, undo002, undo003), which hold 127 rollback segments (1–127)")
+            && m.contains("--datadir DIR"),
+        "{m}"
     );
     assert_eq!(v["totals"]["rollback_segments"], 128);
+    // The whole set: those are the undo tablespaces' space ids, and the
+    // rollback segments outside the system tablespace are 127.
+    let mut args: Vec<std::ffi::OsString> = vec!["undo".into(), files.join("ibdata1.gz").into()];
+    args.extend(["undo001", "undo002", "undo003"].map(|u| files.join(format!("{u}.gz")).into()));
+    let (all, _) = support::run_json(&args);
+    let ids: Vec<u64> = all["undo_tablespaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["space_id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [1, 2, 3]);
+    let outside = all["rollback_segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["space_id"] != 0)
+        .count();
+    assert_eq!(outside, 127);
+    assert!(
+        all["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| !f["message"].as_str().unwrap().contains("not given")),
+        "{}",
+        all["findings"]
+    );
 }
 
 /// A history list that loops (a copy of `undo001` whose first undo log's

@@ -154,7 +154,7 @@ fn named_in(report: &Value) -> (Names, Vec<Option<String>>) {
             continue;
         };
         for i in r["indexes"].as_array().into_iter().flatten() {
-            let id = i["index_id"].as_u64().unwrap();
+            let id = crate::support::json_u64(&i["index_id"]).unwrap();
             let name = i["name"].as_str().map(str::to_string);
             if id == SDI_INDEX_ID {
                 sdi.push(name);

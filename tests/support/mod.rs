@@ -235,3 +235,15 @@ pub fn account(
     let _ = WasteReport::new(&space, &account);
     (space, account)
 }
+
+/// An unsigned integer of the JSON output: a number, or (past 2^53 − 1,
+/// as every command writes those) a string of its digits. `None` for
+/// anything else, a small value written as a string included.
+pub fn json_u64(v: &serde_json::Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_str()?
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > (1 << 53) - 1)
+    })
+}

@@ -17,7 +17,7 @@ const SBTEST1_PAGES: [(u64, &str, &str, u64, u64, u64); 4] = [
 /// inno_space: `test/sbtest1.ibd` (space id 61): PRIMARY index 270 at page 4
 /// (20 recs); index 271 (k_1) on two leaf pages 5 and 6 with 20 records
 /// each. Read through the CLI's `pages` JSON, whose SDI index id must be
-/// u64::MAX.
+/// u64::MAX (a string of its digits: past 2^53 − 1).
 #[test]
 fn inno_space_sbtest1() {
     let Some(_) = support::thirdparty::present() else {
@@ -42,7 +42,7 @@ fn inno_space_sbtest1() {
             &format!("page {n} ({what})"),
             (
                 p["type"].as_str().map(str::to_string),
-                p["index_id"].as_u64(),
+                support::json_u64(&p["index_id"]),
                 p["level"].as_u64(),
                 p["records"].as_u64(),
             ),

@@ -702,7 +702,8 @@ fn records_from_the_sdi() {
 }
 
 /// Runs `records FILE --ddl <sql> --format json [extra…]` and gives the
-/// rows (`row` objects), the findings and the standard error.
+/// rows (`row` objects), the findings and the standard error; the exit
+/// code is checked: 1 when a finding says the schema does not fit, else 0.
 fn records_with_ddl(file: &Path, sql: &str, extra: &[&str]) -> (Vec<Value>, Vec<Value>, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let ddl = dir.path().join("table.sql");
@@ -717,11 +718,6 @@ fn records_with_ddl(file: &Path, sql: &str, extra: &[&str]) -> (Vec<Value>, Vec<
     ];
     args.extend(extra.iter().map(OsStr::new));
     let out = support::run(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let (mut rows, mut findings) = (Vec::new(), Vec::new());
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let v: Value = serde_json::from_str(line).expect("a JSON line");
@@ -731,6 +727,18 @@ fn records_with_ddl(file: &Path, sql: &str, extra: &[&str]) -> (Vec<Value>, Vec<
             findings.push(f.clone());
         }
     }
+    // Exit 1 exactly when the schema does not fit the records.
+    let misfit = findings.iter().any(|f| {
+        f["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("the schema does not fit"))
+    });
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(misfit)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         rows,
         findings,

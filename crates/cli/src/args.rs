@@ -157,6 +157,8 @@ pub enum Command {
         file: Option<PathBuf>,
     },
     /// Where the file's pages go: used, reserved but unused, unused in fragment extents, free; per index and in total.
+    ///
+    /// In pages and MiB, with the reclaimable waste apart from the free space pre-allocated at the end of the file (not waste).
     Waste {
         /// The tablespace file (none with --datadir: every tablespace of the directory, a line each, and totals).
         file: Option<PathBuf>,
@@ -270,6 +272,8 @@ pub enum Command {
         seed: u64,
     },
     /// The rows of an index in key order, typed with the columns of the data dictionary (MySQL 8.0+: mysql.ibd with --datadir, else the file's SDI; MariaDB and MySQL 5.x: --system or --datadir).
+    ///
+    /// Exit 1 when the schema does not fit the records (the rows are still written).
     Records {
         /// The tablespace file.
         file: PathBuf,

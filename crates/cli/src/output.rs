@@ -17,7 +17,10 @@ pub enum Kind {
     /// Text carrying the program's own colour escapes (SGR sequences):
     /// every other control character escaped.
     Coloured,
-    /// JSON: DEL and C1 characters escaped as `\u…` (serde escapes C0).
+    /// JSON: DEL and C1 characters escaped as `\u…` (serde escapes C0),
+    /// integers past 2^53 − 1 written as strings (see
+    /// `innodb_render::json::exact_integers`; the streamed pieces of
+    /// `records` and `pages` are made so here, whole reports already are).
     Json,
     /// Data that must stay exact (CSV): escaped only when `out` is a
     /// terminal, with a note saying so.
@@ -65,7 +68,10 @@ impl<'a> Output<'a> {
         let safe = match kind {
             Kind::Text => escape_controls(s),
             Kind::Coloured => escape_controls_keep_sgr(s),
-            Kind::Json => escape_json_controls(s),
+            Kind::Json => match innodb_render::json::exact_integers(s) {
+                std::borrow::Cow::Borrowed(s) => escape_json_controls(s),
+                std::borrow::Cow::Owned(s) => escape_json_controls(&s).into_owned().into(),
+            },
             Kind::Exact if self.out_is_terminal => {
                 let safe = escape_controls(s);
                 if matches!(safe, std::borrow::Cow::Owned(_)) && !self.said_escaped {

@@ -170,6 +170,11 @@ pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
         t.free_pages,
         t.waste_percent
     );
+    let _ = writeln!(
+        o,
+        "Reclaimable {} pages ({:.2} MiB); pre-allocated at the ends of the files {} pages ({:.2} MiB), not waste",
+        t.reclaimable_pages, t.reclaimable_mib, t.preallocated_pages, t.preallocated_mib
+    );
     if t.errors > 0 {
         let _ = writeln!(o, "\nFiles without a space map ({}):", t.errors);
         errors(&mut o, &r.datadir, &r.files);

@@ -2,17 +2,22 @@
 
 use serde::Serialize;
 
-/// Pretty-printed JSON of any report, with a trailing newline.
+/// Pretty-printed JSON of any report, with a trailing newline; integers
+/// past 2^53 − 1 as strings ([`exact_integers`]).
 pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
     // Serialising plain structs with string keys cannot fail.
     let mut s =
         serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
-    s
+    match exact_integers(&s) {
+        std::borrow::Cow::Borrowed(_) => s,
+        std::borrow::Cow::Owned(safe) => safe,
+    }
 }
 
 /// `records` as JSON lines: one object per row, `{"page", "origin",
-/// "deleted", "row": {column: value, …}}`, then findings as `{"finding": …}`.
+/// "deleted", "state", "roll_ptr" (clustered records: `DB_ROLL_PTR` taken
+/// apart), "row": {column: value, …}}`, then findings as `{"finding": …}`.
 pub fn records_lines(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for row in &r.rows {
@@ -48,6 +53,9 @@ pub fn records_line(
         if t.rebuild != innodb_analysis::rows::row_state::Rebuild::Stored {
             line.insert("rebuilt".into(), serde_json::json!(t));
         }
+    }
+    if let Some(r) = &row.roll_ptr {
+        line.insert("roll_ptr".into(), serde_json::json!(r));
     }
     line.insert("row".into(), serde_json::Value::Object(obj));
     let line = serde_json::Value::Object(line);
@@ -97,6 +105,13 @@ pub fn records_line_keyed(
             );
         }
     }
+    if let Some(r) = &row.roll_ptr {
+        let _ = write!(
+            out,
+            "\"roll_ptr\":{{\"insert\":{},\"rseg\":{},\"page\":{},\"offset\":{}}},",
+            r.insert, r.rseg, r.page, r.offset
+        );
+    }
     out.push_str("\"row\":{");
     for (i, (k, v)) in keys.iter().zip(&row.values).enumerate() {
         if i > 0 {
@@ -126,6 +141,89 @@ pub fn records_findings(r: &innodb_analysis::rows::records::RecordsReport) -> St
         out.push('\n');
     }
     out
+}
+
+/// The largest integer a JSON consumer that reads numbers as IEEE doubles
+/// (JavaScript, jq 1.6) holds exactly: 2^53 − 1.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// JSON text with every integer whose magnitude is above
+/// [`MAX_SAFE_INTEGER`] written as a string of its decimal digits
+/// (`37154696945991952` → `"37154696945991952"`): every number left is
+/// exact as a double, and no digit is lost to a consumer that reads
+/// numbers as doubles. Numbers with a fraction or an exponent and
+/// everything inside strings stay as they are. `s` is whole JSON values
+/// (or pieces cut between tokens, never inside a string or a number).
+pub fn exact_integers(s: &str) -> std::borrow::Cow<'_, str> {
+    let b = s.as_bytes();
+    let Some(first) = first_unsafe_integer(b, 0) else {
+        return std::borrow::Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut done = 0;
+    let mut next = Some(first);
+    while let Some((start, end)) = next {
+        // Token bounds are ASCII positions of `s`: always char boundaries.
+        out.push_str(s.get(done..start).unwrap_or_default());
+        out.push('"');
+        out.push_str(s.get(start..end).unwrap_or_default());
+        out.push('"');
+        done = end;
+        next = first_unsafe_integer(b, end);
+    }
+    out.push_str(s.get(done..).unwrap_or_default());
+    std::borrow::Cow::Owned(out)
+}
+
+/// Where the first integer token from `from` on lies (outside strings)
+/// whose magnitude is above [`MAX_SAFE_INTEGER`]: its start and end.
+fn first_unsafe_integer(b: &[u8], from: usize) -> Option<(usize, usize)> {
+    let mut i = from;
+    let mut in_string = false;
+    while let Some(&c) = b.get(i) {
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if c != b'-' && !c.is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let digits_from = if c == b'-' { i + 1 } else { i };
+        let run = |from: usize, ok: fn(u8) -> bool| {
+            from + b
+                .get(from..)
+                .map_or(0, |t| t.iter().take_while(|&&x| ok(x)).count())
+        };
+        let digits_end = run(digits_from, |x| x.is_ascii_digit());
+        let fraction = matches!(b.get(digits_end), Some(b'.' | b'e' | b'E'));
+        let end = run(digits_end, |x| {
+            matches!(x, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+        });
+        let digits = b.get(digits_from..digits_end).unwrap_or_default();
+        if !fraction && above_safe(digits) {
+            return Some((i, end));
+        }
+        i = end.max(i + 1);
+    }
+    None
+}
+
+/// True when the decimal `digits` (no sign, no leading zero) are above
+/// [`MAX_SAFE_INTEGER`] (16 digits: `9007199254740991`).
+fn above_safe(digits: &[u8]) -> bool {
+    const SAFE: &[u8] = b"9007199254740991";
+    digits.len() > SAFE.len() || (digits.len() == SAFE.len() && digits > SAFE)
 }
 
 /// `pages` as JSON, written piece by piece: exactly what [`render`] makes
@@ -251,10 +349,45 @@ pub mod datadir_pages_stream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Integers past 2^53 − 1 become strings of the same digits; the
+    /// largest safe one, floats, and digits inside strings stay.
+    #[test]
+    fn integers_past_2_53_are_strings() {
+        let v = serde_json::json!({
+            "safe": MAX_SAFE_INTEGER,
+            "unsafe": MAX_SAFE_INTEGER + 1,
+            "max": u64::MAX,
+            "min": i64::MIN,
+            "neg_safe": -9_007_199_254_740_991_i64,
+            "float": 1.5e300,
+            "text": "12345678901234567890 \"99999999999999999\"",
+            "list": [18_446_744_073_709_551_615_u64, 1, -2]
+        });
+        let text = v.to_string();
+        let safe = exact_integers(&text);
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back["safe"], MAX_SAFE_INTEGER);
+        assert_eq!(back["unsafe"], "9007199254740992");
+        assert_eq!(back["max"], "18446744073709551615");
+        assert_eq!(back["min"], "-9223372036854775808");
+        assert_eq!(back["neg_safe"], -9_007_199_254_740_991_i64);
+        assert_eq!(back["float"], 1.5e300);
+        assert_eq!(back["text"], v["text"]);
+        assert_eq!(
+            back["list"],
+            serde_json::json!(["18446744073709551615", 1, -2])
+        );
+        let small = r#"{"a":1,"b":"x"}"#;
+        assert!(matches!(
+            exact_integers(small),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
     use innodb_analysis::rows::ddl::schema_from_ddl;
     use innodb_analysis::rows::records::{Confidence, Row, RowState};
     use innodb_analysis::rows::row_state::{Rebuild, RowTrx, TrxState};
-    use innodb_format::value::column_value::Value;
+    use innodb_format::value::column_value::{RollPtr, Value};
 
     /// The direct writer gives the bytes serde's JSON tree gives, for every
     /// kind of value (strings with quotes, controls and non-ASCII too).
@@ -287,7 +420,12 @@ mod tests {
                 state,
                 confidence: Some(Confidence::High),
                 values: values.clone(),
-                roll_ptr: None,
+                roll_ptr: (state == RowState::Live).then_some(RollPtr {
+                    insert: true,
+                    rseg: 4,
+                    page: 308,
+                    offset: 272,
+                }),
                 external: Vec::new(),
                 trx: (state != RowState::Garbage).then_some(RowTrx {
                     state: Some(TrxState::Active),
@@ -300,6 +438,9 @@ mod tests {
             records_line(&mut a, fields, &row);
             records_line_keyed(&mut b, &keys, &row);
             assert_eq!(a, b);
+            let roll = state == RowState::Live;
+            let want = r#""roll_ptr":{"insert":true,"rseg":4,"page":308,"offset":272},"row""#;
+            assert_eq!(a.contains(want), roll, "{a}");
         }
     }
 }

@@ -35,6 +35,20 @@ fn findings_block(o: &mut String, f: &SpaceFindings) {
     crate::text::findings_block(o, &f.findings, Some(total as usize));
 }
 
+/// `pages` of `page_size` bytes in MiB.
+fn mib(pages: u64, page_size: usize) -> f64 {
+    pages as f64 * page_size as f64 / f64::from(1u32 << 20)
+}
+
+/// `one` for 1, else `many`.
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 fn pct(part: u64, whole: u64) -> f64 {
     if whole == 0 {
         0.0
@@ -168,15 +182,42 @@ pub fn waste(r: &WasteReport) -> String {
             "used by no one / undescribed",
         ),
     ];
-    for (name, n, what) in rows {
-        let _ = writeln!(o, "  {name:<17}{n:>12} {:>7.2}%  {what}", pct(n, f));
-    }
-    let _ = writeln!(o, "  {:<17}{f:>12} {:>7.2}%", "file", 100.0);
+    let ps = r.header.physical_page_size;
     let _ = writeln!(
         o,
-        "Waste             {:.2}% of the file is not in use",
-        r.waste_percent
+        "  {:<17}{:>12} {:>10} {:>8}",
+        "", "pages", "MiB", "share"
     );
+    for (name, n, what) in rows {
+        let _ = writeln!(
+            o,
+            "  {name:<17}{n:>12} {:>10.2} {:>7.2}%  {what}",
+            mib(n, ps),
+            pct(n, f)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "  {:<17}{f:>12} {:>10.2} {:>7.2}%",
+        "file", r.file_mib, 100.0
+    );
+    let _ = writeln!(
+        o,
+        "Reclaimable       {} {}, {:.2} MiB ({:.2}%): unused inside the used part",
+        r.reclaimable_pages,
+        plural(r.reclaimable_pages, "page", "pages"),
+        r.reclaimable_mib,
+        r.reclaimable_percent
+    );
+    let _ = writeln!(
+        o,
+        "Pre-allocated     {} {}, {:.2} MiB ({:.2}%): free at the end, not waste",
+        r.preallocated_pages,
+        plural(r.preallocated_pages, "page", "pages"),
+        r.preallocated_mib,
+        pct(r.preallocated_pages, f)
+    );
+    let _ = writeln!(o, "Not in use        {:.2}% of the file", r.waste_percent);
     let x = &r.xdes_extents;
     if x.extents > 0 {
         let _ = writeln!(

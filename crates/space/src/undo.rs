@@ -245,6 +245,7 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
     // The rollback segments: the TRX_SYS slots, then (MySQL 8.0+) the
     // RSEG_ARRAY of each undo tablespace.
     let mut listed: Vec<(&Tablespace, RsegSlot, RsegDirectory)> = Vec::new();
+    let mut unreached = Vec::new();
     for slot in trx_sys_slots(system, &mut state, &mut findings) {
         let space = if slot.space_id == system.space_id() {
             Some(system)
@@ -254,22 +255,14 @@ pub fn read_keeping(system: &Tablespace, undo: &[&Tablespace], keep: Keep) -> Un
         match space {
             Some(space) => listed.push((space, slot, RsegDirectory::TrxSys)),
             None => {
-                findings.push(Finding::on_page(
-                    FindingKind::Unreadable,
-                    TRX_SYS_PAGE_NO,
-                    trx_sys::TRX_SYS_RSEGS + slot.id * trx_sys::TRX_SYS_RSEG_SLOT_SIZE,
-                    "TRX_SYS_RSEG_SPACE",
-                    format!(
-                        "rollback segment {} is in undo tablespace {}, which was not given",
-                        slot.id, slot.space_id
-                    ),
-                ));
+                unreached.push(slot);
                 state
                     .rollback_segments
                     .push(RollbackSegment::unread(slot, RsegDirectory::TrxSys));
             }
         }
     }
+    findings.extend(undo_tablespaces::unreached(&unreached));
     for &space in undo {
         let mut info = undo_tablespaces::describe(space, mysql_8, &mut findings);
         if mysql_8 {

@@ -202,10 +202,80 @@ pub fn read_rseg_array(
     (Some(summary), slots)
 }
 
+/// What to do about undo tablespaces that were not given (the end of
+/// the findings that name them).
+const GIVE_THEM: &str = "give them after the system tablespace, or give the data directory (`--datadir DIR`; `--undo-directory DIR` when the server keeps them elsewhere)";
+
+/// `ids` as a short list: runs of four or more as `a–b`.
+fn id_list(ids: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(&first) = ids.get(i) {
+        let mut j = i;
+        while ids
+            .get(j + 1)
+            .is_some_and(|&n| Some(n) == ids.get(j).map(|&m| m + 1))
+        {
+            j += 1;
+        }
+        let last = ids.get(j).copied().unwrap_or(first);
+        if j - i >= 3 {
+            parts.push(format!("{first}–{last}"));
+        } else {
+            parts.extend(
+                ids.get(i..=j)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(u32::to_string),
+            );
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// One finding for the TRX_SYS slots (MariaDB, MySQL 5.x) whose rollback
+/// segments lie in tablespaces that were not given: it names the
+/// rollback segments and the tablespaces' space ids (and files, as the
+/// server names them: `undo001` for space id 1), at the first slot's
+/// `TRX_SYS_RSEG_SPACE`. `None` when every one was given.
+pub fn unreached(slots: &[RsegSlot]) -> Option<Finding> {
+    let first = slots.first()?;
+    let rsegs: Vec<u32> = slots
+        .iter()
+        .filter_map(|s| u32::try_from(s.id).ok())
+        .collect();
+    let mut spaces: Vec<u32> = slots.iter().map(|s| s.space_id).collect();
+    spaces.sort_unstable();
+    spaces.dedup();
+    let files: Vec<String> = spaces.iter().map(|n| format!("undo{n:03}")).collect();
+    let (s, them) = if spaces.len() == 1 {
+        ("", "it")
+    } else {
+        ("s", "them")
+    };
+    Some(Finding::on_page(
+        FindingKind::Unreadable,
+        TRX_SYS_PAGE_NO,
+        trx_sys::TRX_SYS_RSEGS + first.id * trx_sys::TRX_SYS_RSEG_SLOT_SIZE,
+        "TRX_SYS_RSEG_SPACE",
+        format!(
+            "undo tablespace{s} not given: space id{s} {} ({}), which hold{} {} rollback segment{} ({}); their history, undo logs and transactions are not read (the history list length counts only what was given), and roll pointers into {them} cannot be followed: {GIVE_THEM}",
+            id_list(&spaces),
+            files.join(", "),
+            if spaces.len() == 1 { "s" } else { "" },
+            rsegs.len(),
+            if rsegs.len() == 1 { "" } else { "s" },
+            id_list(&rsegs),
+        ),
+    ))
+}
+
 /// Findings for the undo tablespaces a MySQL 8.0+ server has that were not
-/// given: `undo_001` and `undo_002`, which 8.0.14+ always has, and every
+/// given — `undo_001` and `undo_002`, which 8.0.14+ always has, and every
 /// number below the highest given (numbers are taken lowest first, so a
-/// gap is a tablespace missing, or one dropped); and for two given with
+/// gap is a tablespace missing, or one dropped) — all in one finding
+/// naming each by number, file and space id; and one for two given with
 /// one number.
 pub fn missing(given: &[UndoTablespace], server_version: u32) -> Vec<Finding> {
     let mut by_number: BTreeMap<u32, Vec<&UndoTablespace>> = BTreeMap::new();
@@ -224,16 +294,11 @@ pub fn missing(given: &[UndoTablespace], server_version: u32) -> Vec<Finding> {
     let mut out = Vec::new();
     let highest = by_number.keys().next_back().copied().unwrap_or(0);
     let implicit = if server_version >= MYSQL_8_0_14 { 2 } else { 0 };
-    for n in 1..=highest.max(implicit) {
-        if by_number.contains_key(&n) {
-            continue;
-        }
-        let name = undo_space_id::implicit_file_name(n);
-        out.push(finding(if n <= implicit {
-            format!("undo tablespace number {n} ({name}) was not given: MySQL 8.0.14+ always has undo_001 and undo_002; its rollback segments, history and transactions are not read, and roll pointers into it cannot be followed")
-        } else {
-            format!("no undo tablespace number {n} was given, though number {highest} was: numbers are taken lowest first, so one is missing (its rollback segments and history are not read), or it was dropped")
-        }));
+    let absent: Vec<u32> = (1..=highest.max(implicit))
+        .filter(|n| !by_number.contains_key(n))
+        .collect();
+    if !absent.is_empty() {
+        out.push(finding(absent_message(&absent, implicit, highest)));
     }
     for (n, spaces) in by_number.iter().filter(|(_, s)| s.len() > 1) {
         let files: Vec<String> = spaces
@@ -246,6 +311,48 @@ pub fn missing(given: &[UndoTablespace], server_version: u32) -> Vec<Finding> {
         )));
     }
     out
+}
+
+/// The message of [`missing`]'s one finding: the `absent` numbers (those
+/// up to `implicit` always exist, the others lie below `highest`, given).
+fn absent_message(absent: &[u32], implicit: u32, highest: u32) -> String {
+    let named: Vec<String> = absent
+        .iter()
+        .map(|&n| {
+            let file = if n <= implicit {
+                undo_space_id::implicit_file_name(n)
+            } else {
+                format!("{} or a `*.ibu`", undo_space_id::implicit_file_name(n))
+            };
+            match undo_space_id::undo_space_id_of(n, 0) {
+                Some(id) => format!("number {n} ({file}, space id {id} until first truncated)"),
+                None => format!("number {n} ({file})"),
+            }
+        })
+        .collect();
+    let mut why = Vec::new();
+    if absent.iter().any(|&n| n <= implicit) {
+        why.push("MySQL 8.0.14+ always has undo_001 and undo_002".to_string());
+    }
+    let gaps: Vec<u32> = absent.iter().copied().filter(|&n| n > implicit).collect();
+    if !gaps.is_empty() {
+        why.push(format!(
+            "numbers are taken lowest first and number {highest} was given, so {} {} missing or dropped",
+            id_list(&gaps),
+            if gaps.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    let (s, them) = if absent.len() == 1 {
+        ("", "it")
+    } else {
+        ("s", "them")
+    };
+    format!(
+        "undo tablespace{s} not given: {} ({}); {} rollback segments, history and transactions are not read (the history list length counts only what was given), and roll pointers into {them} cannot be followed: {GIVE_THEM}",
+        named.join(", "),
+        why.join("; "),
+        if absent.len() == 1 { "its" } else { "their" },
+    )
 }
 
 /// Which tablespace a roll pointer's 7-bit id names: on MySQL 8.0+ the
@@ -337,6 +444,14 @@ mod tests {
     }
 
     #[test]
+    fn id_lists_are_short() {
+        assert_eq!(id_list(&[]), "");
+        assert_eq!(id_list(&[1]), "1");
+        assert_eq!(id_list(&[1, 2]), "1, 2");
+        assert_eq!(id_list(&[1, 2, 3, 5, 7, 8, 9, 10]), "1, 2, 3, 5, 7–10");
+    }
+
+    #[test]
     fn missing_undo_tablespaces_are_named() {
         let all = [
             given("undo_001", 4_294_967_279),
@@ -353,17 +468,25 @@ mod tests {
         let f = missing(&without_2, 90_704);
         assert_eq!(f.len(), 1);
         assert!(
-            f[0].message.contains("undo tablespace number 2 (undo_002)"),
+            f[0].message
+                .contains("not given: number 2 (undo_002, space id 4294967278 "),
             "{f:?}"
         );
         let without_3: Vec<_> = all.iter().filter(|u| u.file != "u3.ibu").cloned().collect();
         let f = missing(&without_3, 90_704);
         assert!(
-            f[0].message.contains("no undo tablespace number 3"),
+            f[0].message
+                .contains("number 3 (undo_003 or a `*.ibu`, space id 4294967277 ")
+                && f[0].message.contains("number 4 was given, so 3 is missing"),
             "{f:?}"
         );
-        // ibdata1 alone: the two implicit ones (8.0.14+ only).
-        assert_eq!(missing(&[], 90_704).len(), 2);
+        // ibdata1 alone: the two implicit ones (8.0.14+ only), one finding.
+        let f = missing(&[], 90_704);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message.starts_with("undo tablespaces not given: number 1 (undo_001, space id 4294967279 until first truncated), number 2 (undo_002, space id 4294967278 until first truncated) (MySQL 8.0.14+ always has undo_001 and undo_002)"),
+            "{f:?}"
+        );
         assert!(missing(&[], 80_013).is_empty());
         // Two with one number.
         let mut twice = all.to_vec();

@@ -185,8 +185,24 @@ pub struct WasteTotals {
     pub fragment_unused_pages: u64,
     /// Free extents and pages beyond the free limit.
     pub free_pages: u64,
+    /// Unused pages a rebuild could give back (each file's
+    /// `reclaimable_pages`).
+    pub reclaimable_pages: u64,
+    /// The same in MiB (each file's at its physical page size).
+    pub reclaimable_mib: f64,
+    /// Free pages at the ends of the files, pre-allocated (each file's
+    /// `preallocated_pages`).
+    pub preallocated_pages: u64,
+    /// The same in MiB.
+    pub preallocated_mib: f64,
     /// (pages − used) / pages, in percent.
     pub waste_percent: f64,
+}
+
+/// The sum of a MiB figure over the files with a report, to two decimals.
+fn sum_mib<R>(files: &[FileResult<R>], f: impl Fn(&R) -> f64) -> f64 {
+    let total: f64 = files.iter().filter_map(|x| x.report.as_ref()).map(f).sum();
+    (total * 100.0).round() / 100.0
 }
 
 impl WasteTotals {
@@ -202,6 +218,10 @@ impl WasteTotals {
             reserved_unused_pages: sum(files, |r| r.reserved_unused_pages),
             fragment_unused_pages: sum(files, |r| r.fragment_unused_pages),
             free_pages: sum(files, |r| r.free_pages),
+            reclaimable_pages: sum(files, |r| r.reclaimable_pages),
+            reclaimable_mib: sum_mib(files, |r| r.reclaimable_mib),
+            preallocated_pages: sum(files, |r| r.preallocated_pages),
+            preallocated_mib: sum_mib(files, |r| r.preallocated_mib),
             waste_percent: if pages == 0 {
                 0.0
             } else {

@@ -142,6 +142,32 @@ pub struct IndexRow {
     pub file_percent: f64,
 }
 
+/// `pages` of `page_size` bytes in MiB, to two decimals.
+fn mebibytes(pages: u64, page_size: u32) -> f64 {
+    (pages as f64 * f64::from(page_size) / f64::from(1u32 << 20) * 100.0).round() / 100.0
+}
+
+/// Free pages after the last page a segment holds (uses or reserves),
+/// walked back from the end of the file: pages of free extents, free
+/// pages of fragment extents and pages at or beyond the free limit; the
+/// bookkeeping pages among them (an XDES page the file's size brought)
+/// are passed over, not counted.
+fn free_at_end(map: &SpaceMap) -> u64 {
+    let mut ignored = Vec::new();
+    let mut free = 0;
+    for n in (0..map.page_count).rev() {
+        match classify(map, n, &mut ignored) {
+            PageUse::FreeExtent | PageUse::BeyondFreeLimit | PageUse::FragmentUnused => free += 1,
+            PageUse::Bookkeeping => {}
+            PageUse::Segment { .. }
+            | PageUse::ReservedUnused { .. }
+            | PageUse::Undescribed
+            | PageUse::Unaccounted => break,
+        }
+    }
+    free
+}
+
 fn percent(part: u64, whole: u64) -> f64 {
     if whole == 0 {
         0.0
@@ -492,6 +518,27 @@ pub struct WasteReport {
     pub free_pages: u64,
     /// Of the free pages, those beyond the free limit.
     pub beyond_free_limit_pages: u64,
+    /// Free pages after the last page a segment holds (free extents, free
+    /// pages of fragment extents, pages beyond the free limit, at the end
+    /// of the file): space the server extended the file with ahead of
+    /// need, used before the file grows again; not waste a rebuild gives
+    /// back.
+    pub preallocated_pages: u64,
+    /// [`preallocated_pages`](Self::preallocated_pages) in MiB (of the
+    /// physical page size), to two decimals.
+    pub preallocated_mib: f64,
+    /// Pages before the last page a segment holds that hold nothing:
+    /// reserved unused, fragment unused and free (the unused pages less
+    /// the pre-allocated ones). What a rebuild (`OPTIMIZE TABLE`) could
+    /// give back.
+    pub reclaimable_pages: u64,
+    /// [`reclaimable_pages`](Self::reclaimable_pages) in MiB, to two decimals.
+    pub reclaimable_mib: f64,
+    /// Reclaimable pages' share of the file, in percent.
+    pub reclaimable_percent: f64,
+    /// The file's size in MiB (its pages at the physical page size), to
+    /// two decimals.
+    pub file_mib: f64,
     /// Pages whose descriptor could not be read.
     pub undescribed_pages: u64,
     /// Used pages that no segment lists.
@@ -557,6 +604,10 @@ impl WasteReport {
             xdes.unused_per_xdes_page =
                 (xdes.unused_pages as f64 / xdes.extents as f64 * 100.0).round() / 100.0;
         }
+        let unused = c.reserved_unused + c.fragment_unused + free;
+        let preallocated = free_at_end(map).min(unused);
+        let reclaimable = unused - preallocated;
+        let mib = |pages: u64| mebibytes(pages, ps);
         WasteReport {
             header: header(space, map),
             used_pages: used,
@@ -565,6 +616,12 @@ impl WasteReport {
             fragment_unused_pages: c.fragment_unused,
             free_pages: free,
             beyond_free_limit_pages: c.beyond_free_limit,
+            preallocated_pages: preallocated,
+            preallocated_mib: mib(preallocated),
+            reclaimable_pages: reclaimable,
+            reclaimable_mib: mib(reclaimable),
+            reclaimable_percent: percent(reclaimable, file_pages),
+            file_mib: mib(file_pages),
             undescribed_pages: c.undescribed,
             unaccounted_pages: c.unaccounted,
             waste_percent: percent(file_pages - used.min(file_pages), file_pages),

@@ -137,7 +137,8 @@ fn undo_logs(inputs: &Inputs, trx: &TrxArgs, out: &mut Output) -> Result<Option<
     }
 }
 
-/// `export OUT`: with `--datadir`, every table's SQL into `OUT`.
+/// `export OUT`: with `--datadir`, every table's SQL into `OUT`. Exit 1
+/// when a table could not be exported or its schema does not fit.
 pub fn run(inputs: &Inputs, args: &ExportArgs, out: &mut Output) -> Result<u8, CliError> {
     let dir = args.dir;
     let datadir = inputs.datadir("export")?;
@@ -181,7 +182,10 @@ pub fn run(inputs: &Inputs, args: &ExportArgs, out: &mut Output) -> Result<u8, C
     }
     let text = summary(&outcomes, &skipped, started.elapsed().as_secs_f64());
     out.emit_as(crate::output::Kind::Text, &text);
-    Ok(u8::from(outcomes.iter().any(|o| o.result.is_err())))
+    // A table whose schema does not fit its records is written, but its
+    // values are not to be trusted: that is no success either.
+    let failed = |o: &Outcome| o.result.as_ref().map_or(true, |(_, w)| !w.fits);
+    Ok(u8::from(outcomes.iter().any(failed)))
 }
 
 /// Every table of the file `f` exported; what each came to.

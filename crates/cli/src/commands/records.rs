@@ -148,6 +148,8 @@ fn fitting_schema(
 
 /// `records FILE [--index I] [--deleted] [--limit N] [--ddl F]`: the rows
 /// are written as they are decoded, the count and findings after them.
+/// Exit 1 when the schema does not fit the records (the rows are still
+/// written, but their values are not to be trusted).
 pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Result<u8, CliError> {
     let space = inputs.open(file)?;
     let which = Which {
@@ -208,5 +210,5 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
             r.layout.unreadable
         ));
     }
-    Ok(0)
+    Ok(u8::from(!r.layout.fits()))
 }

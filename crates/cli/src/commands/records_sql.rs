@@ -305,7 +305,7 @@ pub fn write(
 /// `records FILE --format sql`: the table of `space` as SQL, its clustered
 /// index read (a secondary index holds only some columns: `--index` is
 /// refused); a note on stderr when the schema does not fit the records or
-/// values could not be read.
+/// values could not be read. Exit 1 when the schema does not fit.
 pub fn run(
     space: &Tablespace,
     schema: &Schema,
@@ -333,7 +333,7 @@ pub fn run(
     };
     let w = write(space, schema, options, undo, out)?;
     say_problems(space, &w, out);
-    Ok(0)
+    Ok(u8::from(!w.fits))
 }
 
 /// Warnings on stderr about what was written of `space`'s table.
