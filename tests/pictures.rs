@@ -406,7 +406,7 @@ fn index_map_matches_the_server_index_sizes() {
                     .sum()
             };
             let index_pages = pages(&|l| l.starts_with("index "));
-            let reserved = pages(&|l| l.starts_with("free, in an extent"));
+            let reserved = pages(&|l| l.starts_with("reserved unused"));
             assert_eq!(
                 index_pages + reserved,
                 expected,

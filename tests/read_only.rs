@@ -212,7 +212,10 @@ fn png_output_never_writes_over_a_data_file() {
         let out = support::run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("is not a PNG"), "{args:?}: {err}");
+        assert!(
+            err.contains("is neither a PNG nor an SVG document"),
+            "{args:?}: {err}"
+        );
     }
     assert_eq!(fingerprint(&file), before);
     let png = tmp.path().join("map.png").display().to_string();

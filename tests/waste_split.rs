@@ -46,7 +46,7 @@ fn from_extents(file: &Path) -> (u64, u64) {
     .iter()
     .filter_map(|m| symbol(m))
     .collect();
-    let reserved = symbol("reserved by a segment");
+    let reserved = symbol("reserved unused");
     let bookkeeping = symbol("bookkeeping");
     let cells: Vec<char> = v["extents"]
         .as_array()

@@ -159,7 +159,7 @@ pub fn waste(r: &WasteReport) -> String {
         (
             "reserved unused",
             r.reserved_unused_pages,
-            "free pages in extents segments reserved",
+            "free pages in extents a segment reserved",
         ),
         (
             "fragment unused",
@@ -169,7 +169,7 @@ pub fn waste(r: &WasteReport) -> String {
         (
             "free",
             r.free_pages,
-            "free extents and never-initialised pages",
+            "free extents and pages beyond the free limit",
         ),
         (
             "  beyond limit",
@@ -308,7 +308,7 @@ pub fn extents(r: &ExtentsReport, colour_on: bool) -> String {
             let last = r.extents.get(i + run - 1).filter(|_| run > 0).unwrap_or(x);
             let _ = writeln!(
                 o,
-                "{:>9} {:<10} {:>4}/{:<4}  pages {}..{} ({} extents) beyond the free limit, never initialised",
+                "{:>9} {:<10} {:>4}/{:<4}  pages {}..{} ({} extents) beyond the free limit (FSP_FREE_LIMIT)",
                 x.first_page,
                 x.state.to_string(),
                 x.used_pages,

@@ -72,7 +72,7 @@ pub fn summary(s: &Summary) -> String {
         &mut o,
         "Pages",
         format!(
-            "{} in file, FSP_SIZE {}, free limit {}, {} never initialised{}",
+            "{} in file, FSP_SIZE {}, free limit {}, {} never written (all zero){}",
             s.page_count,
             opt(s.fsp_size),
             opt(s.free_limit),

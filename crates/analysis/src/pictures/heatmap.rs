@@ -743,14 +743,14 @@ impl Accumulator<'_> {
             }),
             PageUse::ReservedUnused { .. } => self.classes.get(ClassKey::ReservedUnused, || {
                 (
-                    "free, in an extent a segment reserved".into(),
+                    "reserved unused: free, in an extent a segment reserved".into(),
                     palette::RESERVED_UNUSED,
                 )
             }),
             PageUse::FragmentUnused | PageUse::FreeExtent => self.classes.get(ClassKey::Free, free),
             PageUse::BeyondFreeLimit => self.classes.get(ClassKey::Empty, || {
                 (
-                    "not initialised (at or past the free limit)".into(),
+                    "beyond the free limit (FSP_FREE_LIMIT)".into(),
                     palette::EMPTY,
                 )
             }),
@@ -768,7 +768,7 @@ impl Accumulator<'_> {
                     return (
                         self.classes.get(ClassKey::Empty, || {
                             (
-                                "not initialised (at or past the free limit)".into(),
+                                "beyond the free limit (FSP_FREE_LIMIT)".into(),
                                 palette::EMPTY,
                             )
                         }),

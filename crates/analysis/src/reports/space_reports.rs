@@ -369,10 +369,16 @@ impl ExtentsReport {
         let map = &account.map;
         let mut legend: Vec<LegendEntry> = [
             ('#', "bookkeeping (FSP_HDR, XDES, IBUF_BITMAP, INODE)"),
-            ('-', "reserved by a segment, unused"),
+            (
+                '-',
+                "reserved unused: free, in an extent a segment reserved",
+            ),
             (',', "free page of a fragment extent"),
             ('.', "free extent"),
-            (' ', "beyond the free limit (never initialised)"),
+            (
+                ' ',
+                "beyond the free limit (FSP_FREE_LIMIT): not yet initialised",
+            ),
             ('!', "undescribed (XDES page unusable)"),
             ('?', "used, but no segment lists it"),
         ]

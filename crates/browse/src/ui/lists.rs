@@ -291,7 +291,7 @@ pub fn segment_pages(
         .map(|(p, u)| {
             format!(
                 "page {p:>8}  {}",
-                if *u { "used" } else { "free (reserved)" }
+                if *u { "used" } else { "reserved unused" }
             )
         })
         .collect();

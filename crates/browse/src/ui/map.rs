@@ -333,11 +333,8 @@ fn file_lines(app: &App, heading: bool) -> Vec<Line<'static>> {
                 .map(|i| i.pages)
                 .sum()
         };
-        let (used, reserved, free) = (pages("index "), pages("free, in an extent"), pages("free"));
-        lines.push(Line::raw(format!(
-            " index pages {used}, free {}",
-            free - reserved
-        )));
+        let (used, reserved, free) = (pages("index "), pages("reserved unused"), pages("free"));
+        lines.push(Line::raw(format!(" index pages {used}, free {free}")));
         lines.push(Line::raw(format!(" reserved unused {reserved}")));
     }
     lines
