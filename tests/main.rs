@@ -38,4 +38,5 @@ mod space_corruption;
 mod sql_out;
 mod terminal_safety;
 mod thirdparty;
+mod tree_pass;
 mod undo_bounds;
