@@ -217,3 +217,26 @@ fn one_pass_equals_the_walk_on_a_compressed_page_that_cannot_be_rebuilt() {
         a.account.findings.kept()
     );
 }
+
+/// Leaf 5's directory slots 1 and 2 swapped: slot 2 points at a record
+/// before slot 1's, which the page check (run on every index page by the
+/// one pass) names as out of key order, on that page and slot.
+#[test]
+fn one_pass_equals_the_walk_on_directory_slots_out_of_order() {
+    let slot = |i: usize| 5 * PS + PS - 8 - 2 * (i + 1);
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let first = u16::from_be_bytes([bytes[slot(1)], bytes[slot(1) + 1]]);
+    damaged_t_ordered(
+        "leaf 5's slots 1 and 2 swapped",
+        |b| {
+            let (s1, s2) = (slot(1), slot(2));
+            let one = [b[s1], b[s1 + 1]];
+            b.copy_within(s2..s2 + 2, s1);
+            b[s2..s2 + 2].copy_from_slice(&one);
+            support::reseal(b, PS, 5);
+        },
+        FindingKind::BadIndexPage,
+        &format!("directory slot 2 points at record {first}, out of key order"),
+    );
+}
