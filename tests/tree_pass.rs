@@ -18,7 +18,7 @@ const PS: usize = 16384;
 /// Both analyses of `path`; panics naming `label` where they differ.
 /// Returns the one-pass analysis (`None` when the file has no space map,
 /// which both then say).
-fn same_analysis(path: &Path, label: &str) -> Option<IndexAnalysis> {
+pub(crate) fn same_analysis(path: &Path, label: &str) -> Option<IndexAnalysis> {
     let space =
         Tablespace::open(path, OpenOptions::default()).unwrap_or_else(|e| panic!("{label}: {e}"));
     let (one, walked) = match (
