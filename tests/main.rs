@@ -39,5 +39,6 @@ mod space_corruption;
 mod sql_out;
 mod terminal_safety;
 mod thirdparty;
+mod tree_pass;
 mod undo_bounds;
 mod waste_split;

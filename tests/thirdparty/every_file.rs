@@ -625,6 +625,25 @@ fn every_file_walks_without_a_finding() {
     c.finish("every_file_walks_without_a_finding");
 }
 
+/// The one-pass tree analysis of `indexes`, `fill` and `count` gives what
+/// the page-by-page walk gives (report, walks, findings) on every listed
+/// third-party tablespace (`tests/tree_pass.rs` does the same for the
+/// fixtures).
+#[test]
+fn every_file_one_pass_equals_the_walk() {
+    let Some(_) = support::thirdparty::present() else {
+        return;
+    };
+    let m = manifest();
+    let (mut files, mut walked) = (0, 0);
+    for row in m.ibd_rows() {
+        files += 1;
+        walked += usize::from(crate::tree_pass::same_analysis(&row.file(), &row.label()).is_some());
+    }
+    assert!(files >= 200, "only {files} files compared");
+    assert!(walked >= 200, "only {walked} files with a space map");
+}
+
 /// `sdi` on every MySQL 8.0+ tablespace: every SDI object inflates to JSON
 /// whose `mysqld_version_id` is the server version the MANIFEST gives the
 /// file; sakila's 8.0 and 8.4 tables are named as their files, with their

@@ -76,7 +76,7 @@ impl TreeWalk {
     }
 }
 
-fn finding(kind: FindingKind, page: u32, p: PageProblem) -> Finding {
+pub(crate) fn finding(kind: FindingKind, page: u32, p: PageProblem) -> Finding {
     Finding::on_page(kind, page, p.offset, p.field, p.message)
 }
 
@@ -134,31 +134,9 @@ pub fn walk_while(
                     expected = Some((header.index_id, header.level));
                     out.index_id = header.index_id;
                 }
-                Some((id, level)) => {
-                    if header.index_id != id {
-                        out.findings.push(Finding::on_page(
-                            FindingKind::OwnershipMismatch,
-                            n,
-                            PAGE_INDEX_ID,
-                            "PAGE_INDEX_ID",
-                            format!(
-                                "page {n} belongs to index {}, reached from index {id}",
-                                header.index_id
-                            ),
-                        ));
-                        continue;
-                    }
-                    if header.level != level {
-                        out.findings.push(Finding::on_page(
-                            FindingKind::OwnershipMismatch,
-                            n,
-                            PAGE_LEVEL,
-                            "PAGE_LEVEL",
-                            format!(
-                                "page {n} is at level {}, reached as a page of level {level}",
-                                header.level
-                            ),
-                        ));
+                Some(want) => {
+                    if let Some(f) = mismatch(n, header.index_id, header.level, want) {
+                        out.findings.push(f);
                         continue;
                     }
                 }
@@ -171,50 +149,15 @@ pub fn walk_while(
             if rtree {
                 rtree_links.push((n, check.fil.prev, check.fil.next));
             }
-            let want_prev = i
-                .checked_sub(1)
-                .and_then(|p| current.get(p))
-                .copied()
-                .unwrap_or(FIL_NULL);
-            let want_next = current.get(i + 1).copied().unwrap_or(FIL_NULL);
-            for (got, want, field, offset) in [
-                (
-                    check.fil.prev,
-                    want_prev,
-                    "FIL_PAGE_PREV",
-                    innodb_format::fil::header::FIL_PAGE_PREV,
-                ),
-                (
-                    check.fil.next,
-                    want_next,
-                    "FIL_PAGE_NEXT",
-                    innodb_format::fil::header::FIL_PAGE_NEXT,
-                ),
-            ]
-            .into_iter()
-            .filter(|_| !rtree)
-            {
-                if got != want {
-                    let show = |p: u32| {
-                        if p == FIL_NULL {
-                            "none".to_string()
-                        } else {
-                            p.to_string()
-                        }
-                    };
-                    out.findings.push(Finding::on_page(
-                        FindingKind::BrokenList,
-                        n,
-                        offset,
-                        field,
-                        format!(
-                            "sibling chain of level {}: {field} is {} but key order says {}",
-                            header.level,
-                            show(got),
-                            show(want)
-                        ),
-                    ));
-                }
+            if !rtree {
+                sibling_findings(
+                    n,
+                    header.level,
+                    (check.fil.prev, check.fil.next),
+                    &current,
+                    i,
+                    &mut out.findings,
+                );
             }
             let page = IndexPage::new(&buf, header);
             let n_problems = inspect_records(&page, &mut list, &mut free, &mut problems);
@@ -271,32 +214,21 @@ pub fn walk_while(
                         mark(&mut out.reached, c);
                         next_level.push(c);
                     }
-                    None => out.findings.push(Finding::on_page(
-                        FindingKind::BrokenList,
-                        n,
-                        r.origin,
-                        "node pointer",
-                        match candidates.iter().find(|&&c| c < page_count && is_marked(&out.reached, c)) {
-                            Some(&c) => format!(
-                                "node pointer at {} points at page {c}, which the walk already reached (a cycle or a shared child)",
-                                r.origin
-                            ),
-                            _ => format!(
-                                "node pointer at {} points at no page of index {} at level {}{}",
-                                r.origin,
-                                header.index_id,
-                                header.level - 1,
-                                candidates
-                                    .get(last_depth)
-                                    .or(candidates.first())
-                                    .map(|&c| format!(
-                                        ": its child page number reads {c}, {}",
-                                        what_is_at(pages, c, &mut child_buf)
-                                    ))
-                                    .unwrap_or_default()
+                    None => out.findings.push(
+                        match candidates
+                            .iter()
+                            .find(|&&c| c < page_count && is_marked(&out.reached, c))
+                        {
+                            Some(&c) => cycle_finding(n, r.origin, c),
+                            _ => no_child_finding(
+                                pages,
+                                (n, r.origin),
+                                (header.index_id, header.level),
+                                candidates.get(last_depth).or(candidates.first()).copied(),
+                                &mut child_buf,
                             ),
                         },
-                    )),
+                    ),
                 }
             }
             if reached_total + next_level.len() > page_count as usize {
@@ -326,9 +258,130 @@ pub fn walk_while(
     out
 }
 
+/// The finding when page `n`, reached from a tree whose pages so far are
+/// of index and level `want`, is of another index or level.
+pub(crate) fn mismatch(n: u32, index_id: u64, level: u16, want: (u64, u16)) -> Option<Finding> {
+    let (id, want_level) = want;
+    if index_id != id {
+        return Some(Finding::on_page(
+            FindingKind::OwnershipMismatch,
+            n,
+            PAGE_INDEX_ID,
+            "PAGE_INDEX_ID",
+            format!("page {n} belongs to index {index_id}, reached from index {id}"),
+        ));
+    }
+    (level != want_level).then(|| {
+        Finding::on_page(
+            FindingKind::OwnershipMismatch,
+            n,
+            PAGE_LEVEL,
+            "PAGE_LEVEL",
+            format!("page {n} is at level {level}, reached as a page of level {want_level}"),
+        )
+    })
+}
+
+/// Checks page `n`'s `FIL_PAGE_PREV`/`FIL_PAGE_NEXT` (`got`) against its
+/// neighbours in key order: the pages before and after place `i` of `level_pages`.
+pub(crate) fn sibling_findings(
+    n: u32,
+    level: u16,
+    got: (u32, u32),
+    level_pages: &[u32],
+    i: usize,
+    findings: &mut Vec<Finding>,
+) {
+    let want_prev = i
+        .checked_sub(1)
+        .and_then(|p| level_pages.get(p))
+        .copied()
+        .unwrap_or(FIL_NULL);
+    let want_next = level_pages.get(i + 1).copied().unwrap_or(FIL_NULL);
+    for (got, want, field, offset) in [
+        (
+            got.0,
+            want_prev,
+            "FIL_PAGE_PREV",
+            innodb_format::fil::header::FIL_PAGE_PREV,
+        ),
+        (
+            got.1,
+            want_next,
+            "FIL_PAGE_NEXT",
+            innodb_format::fil::header::FIL_PAGE_NEXT,
+        ),
+    ] {
+        if got != want {
+            let show = |p: u32| {
+                if p == FIL_NULL {
+                    "none".to_string()
+                } else {
+                    p.to_string()
+                }
+            };
+            findings.push(Finding::on_page(
+                FindingKind::BrokenList,
+                n,
+                offset,
+                field,
+                format!(
+                    "sibling chain of level {level}: {field} is {} but key order says {}",
+                    show(got),
+                    show(want)
+                ),
+            ));
+        }
+    }
+}
+
+/// The finding for the node pointer at `origin` on page `n` whose child
+/// page `c` the walk already reached.
+pub(crate) fn cycle_finding(n: u32, origin: usize, c: u32) -> Finding {
+    Finding::on_page(
+        FindingKind::BrokenList,
+        n,
+        origin,
+        "node pointer",
+        format!(
+            "node pointer at {origin} points at page {c}, which the walk already reached (a cycle or a shared child)"
+        ),
+    )
+}
+
+/// The finding for the node pointer at `at` (page, origin) on a page of
+/// `tree` (index id, level) that points at no page of its index one level
+/// down; `shown`: the child page number it most likely holds.
+pub(crate) fn no_child_finding(
+    pages: &mut LogicalPages<'_>,
+    at: (u32, usize),
+    tree: (u64, u16),
+    shown: Option<u32>,
+    buf: &mut Vec<u8>,
+) -> Finding {
+    let (n, origin) = at;
+    let (index_id, level) = tree;
+    Finding::on_page(
+        FindingKind::BrokenList,
+        n,
+        origin,
+        "node pointer",
+        format!(
+            "node pointer at {origin} points at no page of index {index_id} at level {}{}",
+            level - 1,
+            shown
+                .map(|c| format!(
+                    ": its child page number reads {c}, {}",
+                    what_is_at(pages, c, buf)
+                ))
+                .unwrap_or_default()
+        ),
+    )
+}
+
 /// Checks that the pages of one R-tree level form one sibling chain: from
 /// the page with no `FIL_PAGE_PREV`, `FIL_PAGE_NEXT` visits every page once.
-fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding>) {
+pub(crate) fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding>) {
     let heads: Vec<u32> = links
         .iter()
         .filter(|l| l.1 == FIL_NULL)
@@ -377,13 +430,13 @@ fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding
     }
 }
 
-fn mark(bits: &mut [u64], n: u32) {
+pub(crate) fn mark(bits: &mut [u64], n: u32) {
     if let Some(w) = bits.get_mut(n as usize / 64) {
         *w |= 1 << (n % 64);
     }
 }
 
-fn is_marked(bits: &[u64], n: u32) -> bool {
+pub(crate) fn is_marked(bits: &[u64], n: u32) -> bool {
     bits.get(n as usize / 64)
         .is_some_and(|w| w >> (n % 64) & 1 == 1)
 }
@@ -440,7 +493,7 @@ fn child_fits(
 /// What page `n` is, for a finding about a pointer to it that does not fit:
 /// beyond the file, all zero, an index page of which index and level, or a
 /// page of another type.
-fn what_is_at(pages: &mut LogicalPages<'_>, n: u32, buf: &mut Vec<u8>) -> String {
+pub(crate) fn what_is_at(pages: &mut LogicalPages<'_>, n: u32, buf: &mut Vec<u8>) -> String {
     let page_count = pages.space().page_count();
     if n >= page_count {
         return format!("beyond the file's {page_count} pages");
@@ -492,20 +545,12 @@ pub fn visit_one(
 /// for a ROW_FORMAT=COMPRESSED page, how its bytes are used; or the finding
 /// saying why it is not a readable index page (`where_` placed after the
 /// page number in its message, e.g. "of the tree ").
-fn read_index_page(
+pub(crate) fn read_index_page(
     pages: &mut LogicalPages<'_>,
     n: u32,
     buf: &mut Vec<u8>,
     where_: &str,
-) -> Result<
-    (
-        PageCheck,
-        IndexHeader,
-        Option<innodb_format::index::page_zip::ZipSpace>,
-    ),
-    Finding,
-> {
-    let vendor = pages.space().format().vendor;
+) -> Result<IndexRead, Finding> {
     let Some(check) = pages.read_into(n, buf) else {
         return Err(Finding::on_page(
             FindingKind::Unreadable,
@@ -515,6 +560,26 @@ fn read_index_page(
             "the page cannot be read",
         ));
     };
+    index_page_of(pages, n, check, buf, where_)
+}
+
+/// A page read as an index page: its check, its header and, for a
+/// ROW_FORMAT=COMPRESSED page, how its bytes are used.
+pub(crate) type IndexRead = (
+    PageCheck,
+    IndexHeader,
+    Option<innodb_format::index::page_zip::ZipSpace>,
+);
+
+/// [`read_index_page`] of page `n` just read by `pages` into `buf` (its check `check`).
+pub(crate) fn index_page_of(
+    pages: &LogicalPages<'_>,
+    n: u32,
+    check: PageCheck,
+    buf: &[u8],
+    where_: &str,
+) -> Result<IndexRead, Finding> {
+    let vendor = pages.space().format().vendor;
     if let Some(Err(e)) = pages.last_zip() {
         return Err(Finding::on_page(
             FindingKind::Decompression,
@@ -544,7 +609,7 @@ fn read_index_page(
 
 /// Walks a page's record list and garbage list and makes the server's
 /// page checks; returns how many problems they found (left in `problems`).
-fn inspect_records(
+pub(crate) fn inspect_records(
     page: &IndexPage<'_>,
     list: &mut RecordList,
     free: &mut Vec<usize>,

@@ -61,6 +61,20 @@ impl<'a> LogicalPages<'a> {
         if got < ps {
             return None;
         }
+        Some(self.image(n, buf))
+    }
+
+    /// As [`LogicalPages::read_into`], for page `n` whose physical bytes
+    /// `raw` were already read (by a sequential scan): the same check and
+    /// logical image, with no read of the file.
+    pub fn read_from(&mut self, n: u32, raw: &[u8], buf: &mut Vec<u8>) -> PageCheck {
+        self.raw.clear();
+        self.raw.extend_from_slice(raw);
+        self.image(n, buf)
+    }
+
+    /// The check and logical image of the physical page in `self.raw`.
+    fn image(&mut self, n: u32, buf: &mut Vec<u8>) -> PageCheck {
         let mut ignored = Vec::new();
         let check = self.checker.check(n, &self.raw, &mut ignored);
         self.last_zip = None;
@@ -74,14 +88,14 @@ impl<'a> LogicalPages<'a> {
                 buf.extend_from_slice(&self.raw);
             }
             self.last_zip = Some(rebuilt);
-            return Some(check);
+            return check;
         }
         buf.clear();
         match (&check.compressed, self.checker.inflated_page()) {
             (Some(_), Some(inflated)) => buf.extend_from_slice(inflated),
             _ => buf.extend_from_slice(&self.raw),
         }
-        Some(check)
+        check
     }
 
     /// For the last page read, when it was a ROW_FORMAT=COMPRESSED index

@@ -1,11 +1,16 @@
 //! Index analysis: every B+tree walked from its root, with record counts,
-//! levels, page fill and leaf-chain locality; one scan over the file then
-//! accounts for every page and finds index pages no walk reached.
+//! levels, page fill and leaf-chain locality, every page accounted for and
+//! the index pages no walk reached found. One scan over the file in page
+//! order keeps a summary of every index page; the trees are walked over the
+//! summaries (`IndexAnalysis::build`). The page-by-page walk in key order it
+//! replaced (`IndexAnalysis::build_with`) stays for what needs the records.
 
 use crate::reports::ownership::{classify, PageUse, SpaceAccount};
 use crate::reports::scan::PageConsumer;
 use crate::reports::space_reports::{header, IndexRow, SpaceFindings, SpaceHeader};
+use innodb_format::index::page_zip::ZipSpace;
 use innodb_space::btree::{self, PageVisit, TreeWalk};
+use innodb_space::btree_summary::{PageSummary, TreePages};
 use innodb_space::logical_pages::LogicalPages;
 use innodb_space::space_map::{NoSpaceMap, SpaceMap};
 use innodb_space::{Finding, FindingKind, PageCheck, Tablespace};
@@ -142,13 +147,188 @@ pub struct IndexAnalysis {
     pub indexes: Vec<(IndexStats, TreeWalk)>,
 }
 
+/// One index's statistics as its pages are visited.
+struct IndexAccumulator {
+    levels: Vec<LevelStats>,
+    metadata: u64,
+    zip: Option<CompressionStats>,
+    physical: usize,
+}
+
+impl IndexAccumulator {
+    fn new(physical: usize) -> Self {
+        IndexAccumulator {
+            levels: Vec::new(),
+            metadata: 0,
+            zip: None,
+            physical,
+        }
+    }
+
+    /// Adds one page of the tree.
+    fn add(&mut self, p: &PageSummary, zip: Option<ZipSpace>) {
+        if let Some(z) = zip {
+            let c = self.zip.get_or_insert_with(|| CompressionStats {
+                physical_page_size: self.physical,
+                ..CompressionStats::default()
+            });
+            c.pages += 1;
+            c.stream_bytes += z.stream_bytes as u64;
+            c.mlog_bytes += z.mlog_bytes as u64;
+            c.free_bytes += z.free_bytes as u64;
+            c.trailer_bytes += z.trailer_bytes as u64;
+            c.logged_records += z.logged_records as u64;
+        }
+        let i = match self.levels.iter().position(|l| l.level == p.level) {
+            Some(i) => i,
+            None => {
+                self.levels.push(LevelStats {
+                    level: p.level,
+                    ..LevelStats::default()
+                });
+                self.levels.len() - 1
+            }
+        };
+        self.metadata += u64::from(p.metadata);
+        let Some(l) = self.levels.get_mut(i) else {
+            return;
+        };
+        l.pages += 1;
+        l.records += u64::from(p.records);
+        l.delete_marked += u64::from(p.delete_marked);
+        l.garbage_records += u64::from(p.garbage_records);
+        l.data_bytes += u64::from(p.data_bytes);
+        l.free_bytes += u64::from(p.free_bytes);
+        l.garbage_bytes += u64::from(p.garbage_bytes);
+        l.usable_bytes += u64::from(p.usable_bytes);
+        let bucket = ((p.fill() * 10.0).floor() as usize).min(FILL_BUCKETS - 1);
+        if let Some(b) = l.fill_histogram.get_mut(bucket) {
+            *b += 1;
+        }
+    }
+
+    /// The statistics of the index whose walk from `root` is `walk`
+    /// (`size_pages` is filled in later, from the space account).
+    fn finish(self, root: u32, walk: &TreeWalk, extent: u32) -> IndexStats {
+        let IndexAccumulator {
+            mut levels,
+            metadata,
+            mut zip,
+            ..
+        } = self;
+        levels.sort_by_key(|l| l.level);
+        for l in &mut levels {
+            l.fill = ratio(l.data_bytes, l.usable_bytes);
+        }
+        let leaf = levels
+            .first()
+            .filter(|l| l.level == 0)
+            .cloned()
+            .unwrap_or_default();
+        let (data, usable) = levels
+            .iter()
+            .fold((0, 0), |(d, u), l| (d + l.data_bytes, u + l.usable_bytes));
+        if let Some(c) = zip.as_mut() {
+            c.compression_ratio = ratio(data, c.stream_bytes + c.mlog_bytes);
+        }
+        IndexStats {
+            index_id: walk.index_id,
+            root_page: root,
+            name: None,
+            levels: levels.len() as u64,
+            pages_per_level: levels.iter().map(|l| l.pages).collect(),
+            leaf_pages: leaf.pages,
+            size_pages: 0,
+            records: leaf.records.saturating_sub(leaf.delete_marked),
+            delete_marked: leaf.delete_marked,
+            metadata_records: metadata,
+            leaf_fill: leaf.fill,
+            fill: ratio(data, usable),
+            level_stats: levels,
+            locality: locality(walk.leaves(), extent),
+            compressed: zip,
+            findings: walk.findings.len(),
+        }
+    }
+}
+
+/// What the one scan keeps for the trees: every index page's summary, and
+/// the index pages the orphan check looks at.
+struct TreeCollector<'a> {
+    pages: LogicalPages<'a>,
+    trees: TreePages,
+    vendor: innodb_format::vendor::Vendor,
+    /// (page, index id, level) of every index page not in the doublewrite area.
+    index_pages: Vec<(u32, u64, u16)>,
+}
+
+impl PageConsumer for TreeCollector<'_> {
+    /// All-zero pages hold no index page: nothing to keep of a hole.
+    fn hole(&mut self, _: u32, _: u32, _: &mut PageCheck, _: &[u8]) {}
+
+    fn page(&mut self, check: &PageCheck, bytes: &[u8]) {
+        self.trees.add(&mut self.pages, check, bytes);
+        if let (Some(h), true) = (
+            check.index,
+            check.page_type.is_index_layout(self.vendor) && !check.all_zero,
+        ) {
+            if !check.doublewrite_copy {
+                self.index_pages.push((check.page_no, h.index_id, h.level));
+            }
+        }
+    }
+}
+
 impl IndexAnalysis {
-    /// Walks every index of `space` and accounts for every page.
+    /// Walks every index of `space` and accounts for every page, reading
+    /// the file once in page order: the trees are walked over the index
+    /// pages' summaries ([`TreePages`]). The same analysis as
+    /// [`IndexAnalysis::build_walked`].
     pub fn build(space: &Tablespace) -> Result<IndexAnalysis, NoSpaceMap> {
+        let map = SpaceMap::read(space)?;
+        let roots = map.index_roots();
+        let extent = map.extent_size;
+        let physical = space.format().physical_page_size();
+        let mut collector = TreeCollector {
+            pages: LogicalPages::new(space),
+            trees: TreePages::new(space.page_count()),
+            vendor: space.format().vendor,
+            index_pages: Vec::new(),
+        };
+        let account = SpaceAccount::from_map(space, map, &mut [&mut collector]);
+        let TreeCollector {
+            mut pages,
+            trees,
+            index_pages,
+            ..
+        } = collector;
+        let mut walked = Vec::with_capacity(roots.len());
+        for (_, root) in roots {
+            let mut acc = IndexAccumulator::new(physical);
+            let walk = trees.walk(&mut pages, root, |p, zip| acc.add(p, zip));
+            walked.push((acc.finish(root, &walk, extent), walk));
+        }
+        let mut orphans = OrphanFinder {
+            map: &account.map,
+            walks: walked.iter().map(|(_, w)| w).collect(),
+            findings: Vec::new(),
+        };
+        for &(n, index_id, level) in &index_pages {
+            orphans.judge(n, index_id, level);
+        }
+        let orphan_findings = orphans.findings;
+        Ok(Self::complete(account, walked, orphan_findings))
+    }
+
+    /// [`IndexAnalysis::build`] as the trees were walked before the one
+    /// pass: page by page from each root in key order, then a scan of the
+    /// file (kept to check the one pass against).
+    pub fn build_walked(space: &Tablespace) -> Result<IndexAnalysis, NoSpaceMap> {
         Self::build_with(space, |_, _| {})
     }
 
-    /// As [`IndexAnalysis::build`], also handing every page of every walk to `each`.
+    /// As [`IndexAnalysis::build_walked`], also handing every page of every
+    /// walk to `each` with its index id (for what needs the records).
     pub fn build_with(
         space: &Tablespace,
         mut each: impl FnMut(u64, &PageVisit<'_>),
@@ -160,103 +340,36 @@ impl IndexAnalysis {
         let physical = space.format().physical_page_size();
         let mut walked = Vec::with_capacity(roots.len());
         for (index_id, root) in roots {
-            let mut levels: Vec<LevelStats> = Vec::new();
-            let mut metadata = 0u64;
-            let mut zip: Option<CompressionStats> = None;
+            let mut acc = IndexAccumulator::new(physical);
             let walk = btree::walk(&mut pages, root, |v| {
                 each(index_id, v);
-                if let Some(z) = v.zip {
-                    let c = zip.get_or_insert_with(|| CompressionStats {
-                        physical_page_size: physical,
-                        ..CompressionStats::default()
-                    });
-                    c.pages += 1;
-                    c.stream_bytes += z.stream_bytes as u64;
-                    c.mlog_bytes += z.mlog_bytes as u64;
-                    c.free_bytes += z.free_bytes as u64;
-                    c.trailer_bytes += z.trailer_bytes as u64;
-                    c.logged_records += z.logged_records as u64;
-                }
-                let h = &v.page.header;
-                let space_use = v.page.space();
-                let i = match levels.iter().position(|l| l.level == h.level) {
-                    Some(i) => i,
-                    None => {
-                        levels.push(LevelStats {
-                            level: h.level,
-                            ..LevelStats::default()
-                        });
-                        levels.len() - 1
-                    }
-                };
-                let Some(l) = levels.get_mut(i) else { return };
-                l.pages += 1;
-                for r in &v.records.records {
-                    // MariaDB's instant-ALTER metadata record: the min-rec
-                    // flag on a leaf. (Status 4 alone marks a row written
-                    // after an instant ADD COLUMN: a row like any other.)
-                    if h.level == 0 && r.is_min_rec() {
-                        metadata += 1;
-                        continue;
-                    }
-                    l.records += 1;
-                    l.delete_marked += u64::from(r.is_deleted());
-                }
-                l.garbage_records += v.garbage_records as u64;
-                l.data_bytes += space_use.data_bytes as u64;
-                l.free_bytes += space_use.free_bytes as u64;
-                l.garbage_bytes += space_use.garbage_bytes as u64;
-                l.usable_bytes += space_use.usable_bytes as u64;
-                let bucket = ((space_use.fill() * 10.0).floor() as usize).min(FILL_BUCKETS - 1);
-                if let Some(b) = l.fill_histogram.get_mut(bucket) {
-                    *b += 1;
-                }
+                let p = PageSummary::of_page(v.check, v.page, v.records, v.garbage_records);
+                acc.add(&p, v.zip);
             });
-            levels.sort_by_key(|l| l.level);
-            for l in &mut levels {
-                l.fill = ratio(l.data_bytes, l.usable_bytes);
-            }
-            let leaf = levels
-                .first()
-                .filter(|l| l.level == 0)
-                .cloned()
-                .unwrap_or_default();
-            let (data, usable) = levels
-                .iter()
-                .fold((0, 0), |(d, u), l| (d + l.data_bytes, u + l.usable_bytes));
-            if let Some(c) = zip.as_mut() {
-                c.compression_ratio = ratio(data, c.stream_bytes + c.mlog_bytes);
-            }
-            let stats = IndexStats {
-                index_id: walk.index_id,
-                root_page: root,
-                name: None,
-                levels: levels.len() as u64,
-                pages_per_level: levels.iter().map(|l| l.pages).collect(),
-                leaf_pages: leaf.pages,
-                size_pages: 0,
-                records: leaf.records.saturating_sub(leaf.delete_marked),
-                delete_marked: leaf.delete_marked,
-                metadata_records: metadata,
-                leaf_fill: leaf.fill,
-                fill: ratio(data, usable),
-                level_stats: levels,
-                locality: locality(walk.leaves(), extent),
-                compressed: zip,
-                findings: walk.findings.len(),
-            };
-            walked.push((stats, walk));
+            walked.push((acc.finish(root, &walk, extent), walk));
         }
         let map_for_scan = map.clone();
-        let mut orphans = OrphanFinder {
-            map: &map_for_scan,
+        let mut orphans = OrphanScan {
+            finder: OrphanFinder {
+                map: &map_for_scan,
+                walks: walked.iter().map(|(_, w)| w).collect(),
+                findings: Vec::new(),
+            },
             vendor: space.format().vendor,
-            walks: walked.iter().map(|(_, w)| w).collect(),
-            findings: Vec::new(),
         };
-        let mut account = SpaceAccount::from_map(space, map, &mut [&mut orphans]);
-        let orphan_findings = std::mem::take(&mut orphans.findings);
+        let account = SpaceAccount::from_map(space, map, &mut [&mut orphans]);
+        let orphan_findings = std::mem::take(&mut orphans.finder.findings);
         drop(orphans);
+        Ok(Self::complete(account, walked, orphan_findings))
+    }
+
+    /// The analysis: each index's reserved pages from the account, and the
+    /// findings of the account, then of each walk, then of the orphan check.
+    fn complete(
+        mut account: SpaceAccount,
+        mut walked: Vec<(IndexStats, TreeWalk)>,
+        orphan_findings: Vec<Finding>,
+    ) -> IndexAnalysis {
         let rows = crate::reports::space_reports::index_rows(&account);
         for (stats, walk) in &mut walked {
             stats.size_pages = rows
@@ -266,10 +379,10 @@ impl IndexAnalysis {
             account.findings.extend(walk.findings.iter().cloned());
         }
         account.findings.extend(orphan_findings);
-        Ok(IndexAnalysis {
+        IndexAnalysis {
             account,
             indexes: walked,
-        })
+        }
     }
 }
 
@@ -332,12 +445,17 @@ pub fn locality(leaves: &[u32], extent_size: u32) -> LeafLocality {
 /// and pages a walk reached that their extent descriptor marks free.
 struct OrphanFinder<'a> {
     map: &'a SpaceMap,
-    vendor: innodb_format::vendor::Vendor,
     walks: Vec<&'a TreeWalk>,
     findings: Vec<Finding>,
 }
 
-impl PageConsumer for OrphanFinder<'_> {
+/// [`OrphanFinder`] as a consumer of a scan.
+struct OrphanScan<'a> {
+    finder: OrphanFinder<'a>,
+    vendor: innodb_format::vendor::Vendor,
+}
+
+impl PageConsumer for OrphanScan<'_> {
     /// All-zero pages hold no index page: nothing to find in a hole.
     fn hole(&mut self, _: u32, _: u32, _: &mut PageCheck, _: &[u8]) {}
 
@@ -348,13 +466,19 @@ impl PageConsumer for OrphanFinder<'_> {
         ) else {
             return;
         };
-        let n = check.page_no;
-        let Some(walk) = self.walks.iter().find(|w| w.index_id == h.index_id) else {
-            return;
-        };
         if check.doublewrite_copy {
             return;
         }
+        self.finder.judge(check.page_no, h.index_id, h.level);
+    }
+}
+
+impl OrphanFinder<'_> {
+    /// Judges index page `n` (of `index_id`, at `level`, as its header says).
+    fn judge(&mut self, n: u32, index_id: u64, level: u16) {
+        let Some(walk) = self.walks.iter().find(|w| w.index_id == index_id) else {
+            return;
+        };
         let mut own = Vec::new();
         let page_use = classify(self.map, n, &mut own);
         if walk.reached(n) {
@@ -374,9 +498,7 @@ impl PageConsumer for OrphanFinder<'_> {
                     0,
                     "XDES_FREE_BIT",
                     format!(
-                        "level-{} page of index {} is reached from root {} but its extent descriptor marks it free ({})",
-                        h.level,
-                        h.index_id,
+                        "level-{level} page of index {index_id} is reached from root {} but its extent descriptor marks it free ({})",
                         walk.root_page,
                         page_use.name()
                     ),
@@ -391,8 +513,8 @@ impl PageConsumer for OrphanFinder<'_> {
                 innodb_format::index::header::PAGE_INDEX_ID,
                 "PAGE_INDEX_ID",
                 format!(
-                    "orphan: level-{} page of index {} is in use but the walk from root {} never reached it",
-                    h.level, h.index_id, walk.root_page
+                    "orphan: level-{level} page of index {index_id} is in use but the walk from root {} never reached it",
+                    walk.root_page
                 ),
             ));
         }

@@ -425,7 +425,16 @@ impl<'a> IndexPage<'a> {
         let mut pos = 0usize; // chain position of the previous slot's owner
         let mut owned_total = 0usize;
         for (i, &slot) in slots.iter().enumerate() {
-            let Some(p) = chain.iter().position(|&(o, _)| o == slot) else {
+            // The origins of the chain are distinct (the list walk stops at
+            // a record seen before): the slot's record is looked for after
+            // the previous slot's first, where it is in a sound page.
+            let at = |from: usize, to: usize| {
+                chain
+                    .get(from..to)
+                    .and_then(|c| c.iter().position(|&(o, _)| o == slot))
+                    .map(|j| from + j)
+            };
+            let Some(p) = at(pos, chain.len()).or_else(|| at(0, pos)) else {
                 let why = if slot >= self.page.len() {
                     format!("past the end of the {}-byte page", self.page.len())
                 } else if slot >= usize::from(self.header.heap_top) {
