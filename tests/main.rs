@@ -17,6 +17,7 @@ mod changing_files;
 mod count_stats;
 mod crafted_corruption;
 mod datadir_reports;
+mod deep_tree;
 mod fixtures;
 mod frm;
 mod fuzz_corpus;
