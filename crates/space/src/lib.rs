@@ -8,6 +8,7 @@
 #![deny(clippy::indexing_slicing)]
 
 pub mod btree;
+pub mod carve;
 pub mod datadir;
 pub mod detect;
 pub mod dictionary;
