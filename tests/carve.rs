@@ -270,3 +270,35 @@ fn interleaved_tables_told_apart_and_out_refused() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds the input"));
     assert!(!dir.path().join(first.file_name().unwrap()).exists());
 }
+
+#[test]
+fn pages_straddling_reads_are_found() {
+    use innodb_space::carve::CARVE_CHUNK;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, plain_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_plain.ibd.gz"));
+    // The first read fills CARVE_CHUNK + 64 KiB; the file starts 5 sectors
+    // before its end, so its pages cross that read and the next ones.
+    for lead in [CARVE_CHUNK + 65536 - 5 * 512, 2 * CARVE_CHUNK + 512] {
+        let mut data = vec![0u8; lead];
+        data.extend_from_slice(&plain_bytes);
+        data.extend_from_slice(&[0u8; 1536]);
+        let input = dir.path().join(format!("lead-{lead}.bin"));
+        std::fs::write(&input, &data).unwrap();
+        let out = dir.path().join(format!("out-{lead}"));
+        let (r, o) = run_json([
+            "carve".as_ref(),
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(r["inputs"][0]["bytes"], data.len() as u64);
+        let s = carved(&r, space_id(&truth(), "test/t_plain"));
+        let written = plain_bytes
+            .chunks(PAGE)
+            .filter(|p| p.iter().any(|&b| b != 0))
+            .count();
+        assert_eq!(s["pages"], written as u64, "lead {lead}");
+        same_pages(Path::new(s["file"].as_str().unwrap()), &plain_bytes, s);
+    }
+}

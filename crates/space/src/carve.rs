@@ -5,8 +5,8 @@
 //! A page counts when a checksum verifies (classic or MariaDB full_crc32
 //! layout; an all-zero block is never a page). Most offsets are rejected
 //! before any CRC is computed: the page type must be one InnoDB writes and
-//! the header's LSN must not be 0 and its low 32 bits (`FIL_PAGE_LSN + 4`, offset 20) must
-//! be repeated in the trailer (classic: the last 4 bytes; full_crc32: the 4
+//! the low 32 bits of the header's LSN (`FIL_PAGE_LSN + 4`, offset 20) must
+//! not be 0 and must be repeated in the trailer (classic: the last 4 bytes; full_crc32: the 4
 //! bytes before the checksum). What is kept per page is a [`CarvedPage`],
 //! never the page itself.
 
@@ -87,9 +87,12 @@ pub struct CarveStats {
     pub pages: u64,
 }
 
-/// True when a page type is one InnoDB writes (either vendor's names).
+/// True when a page type is one InnoDB writes with its trailer at the end
+/// of the page: every named type but MariaDB's full_crc32 page-compressed
+/// frames (`0x8000 | n`, checksummed over their first `n * 256` bytes), which
+/// are not carved; taking them would also take every run of `0xFF` bytes.
 fn plausible_type(t: PageType) -> bool {
-    t.is_known(Vendor::MySql) || t.is_known(Vendor::MariaDb)
+    t.is_known(Vendor::MySql)
 }
 
 /// The page that starts at `buf[0]`, if one does: the cheap header and
@@ -104,13 +107,13 @@ pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> O
     if !plausible_type(page_type) {
         return None;
     }
-    let lsn = u64_at(buf, FIL_PAGE_LSN, "FIL_PAGE_LSN").ok()?;
-    if lsn == 0 {
-        // No page a server wrote has LSN 0; near-empty blocks that the
-        // legacy `innodb` checksum happens to verify do.
+    let lsn_low = u32_at(buf, FIL_PAGE_LSN + 4, "FIL_PAGE_LSN").ok()?;
+    if lsn_low == 0 {
+        // No page a server wrote has LSN 0, and one in 2^32 has a low word
+        // of 0; blocks of zeros with a few bytes before do, and some verify
+        // under the legacy `innodb` checksum.
         return None;
     }
-    let lsn_low = (lsn & 0xFFFF_FFFF) as u32;
     for size in CARVE_PAGE_SIZES {
         let Some(page) = buf.get(..size) else { break };
         for (layout, at) in [(ChecksumLayout::Classic, 4), (ChecksumLayout::FullCrc32, 8)] {
