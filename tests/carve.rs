@@ -100,22 +100,40 @@ fn carved(report: &Value, id: u64) -> &Value {
         .unwrap_or_else(|| panic!("space {id} not found: {report}"))
 }
 
-/// The rebuilt file equals `original` on every page; the pages `carve`
-/// calls missing are the all-zero (never written) pages of the original.
-fn same_pages(rebuilt: &Path, original: &[u8], space: &Value) {
+/// The page numbers of a JSON page set: a list, or `{count, runs}`.
+fn page_set(v: &Value) -> Vec<u64> {
+    match v {
+        Value::Array(a) => a.iter().map(|p| p.as_u64().unwrap()).collect(),
+        m => m["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r[0].as_u64().unwrap()..=r[1].as_u64().unwrap())
+            .collect(),
+    }
+}
+
+/// The rebuilt file equals `original` on every page (of `size` bytes); the
+/// pages `carve` calls missing are the all-zero (never written) pages of
+/// the original.
+fn same_pages_of(rebuilt: &Path, original: &[u8], space: &Value, size: usize) {
     let got = std::fs::read(rebuilt).unwrap();
     assert_eq!(got.len(), original.len(), "{}", rebuilt.display());
-    let missing: Vec<usize> = space["missing"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_u64().unwrap() as usize)
-        .collect();
-    for (n, (a, b)) in got.chunks(PAGE).zip(original.chunks(PAGE)).enumerate() {
+    let missing = page_set(&space["missing"]);
+    for (n, (a, b)) in got.chunks(size).zip(original.chunks(size)).enumerate() {
         assert_eq!(a, b, "page {n} of {} differs", rebuilt.display());
         let zero = b.iter().all(|&x| x == 0);
-        assert_eq!(zero, missing.contains(&n), "page {n}: all zero vs missing");
+        assert_eq!(
+            zero,
+            missing.contains(&(n as u64)),
+            "page {n}: all zero vs missing"
+        );
     }
+}
+
+/// [`same_pages_of`] for 16 KiB pages.
+fn same_pages(rebuilt: &Path, original: &[u8], space: &Value) {
+    same_pages_of(rebuilt, original, space, PAGE);
 }
 
 /// Checks `records` on the rebuilt t_plain against `records` on the
@@ -300,5 +318,48 @@ fn pages_straddling_reads_are_found() {
             .count();
         assert_eq!(s["pages"], written as u64, "lead {lead}");
         same_pages(Path::new(s["file"].as_str().unwrap()), &plain_bytes, s);
+    }
+}
+
+#[test]
+fn compressed_tables_carved_at_their_physical_sizes() {
+    let truth = truth();
+    let dir = tempfile::tempdir().unwrap();
+    // KEY_BLOCK_SIZE=1 and 16: pages of 1 KiB and 16 KiB, one checksum at
+    // offset 0 and no trailer. One input, the 16k file at an odd sector.
+    let (zip1, zip1_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_zip1.ibd.gz"));
+    let (zip16, zip16_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_zip16.ibd.gz"));
+    let mut data = zip1_bytes.clone();
+    data.extend_from_slice(&[0x5a; 3 * 512]);
+    data.extend_from_slice(&zip16_bytes);
+    let input = dir.path().join("zip.bin");
+    std::fs::write(&input, &data).unwrap();
+    let out = dir.path().join("carved");
+    let (r, o) = run_json([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (name, file, bytes, size) in [
+        ("test/t_zip1", &zip1, &zip1_bytes, 1024usize),
+        ("test/t_zip16", &zip16, &zip16_bytes, 16384),
+    ] {
+        let s = carved(&r, space_id(&truth, name));
+        assert_eq!(s["page_size"], size as u64, "{name}");
+        assert_eq!(s["checksums"], serde_json::json!(["zip_crc32"]), "{name}");
+        assert_eq!(s["tables"], serde_json::json!([name]));
+        let rebuilt = PathBuf::from(s["file"].as_str().unwrap());
+        same_pages_of(&rebuilt, bytes, s, size);
+        let t = table(&truth, name);
+        let ours = rows(&rebuilt);
+        assert_eq!(ours, rows(file), "{name}");
+        assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            digest(&ours),
+            t["checks"]["row_digest"].as_u64().unwrap(),
+            "{name}"
+        );
     }
 }

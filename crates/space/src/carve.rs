@@ -3,7 +3,8 @@
 //! system tablespace), read once, sequentially, in large chunks.
 //!
 //! A page counts when a checksum verifies (classic or MariaDB full_crc32
-//! layout; an all-zero block is never a page). Most offsets are rejected
+//! layout; where neither does, a ROW_FORMAT=COMPRESSED page of 1–16 KiB;
+//! an all-zero block is never a page). Most offsets are rejected
 //! before any CRC is computed: the page type must be one InnoDB writes and
 //! the low 32 bits of the header's LSN (`FIL_PAGE_LSN + 4`, offset 20) must
 //! not be 0 and must be repeated in the trailer (classic: the last 4 bytes; full_crc32: the 4
@@ -27,6 +28,10 @@ pub const CARVE_ALIGN: usize = 512;
 
 /// The physical page sizes tried at each boundary, smallest first.
 pub const CARVE_PAGE_SIZES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
+
+/// The physical sizes of ROW_FORMAT=COMPRESSED pages tried where no
+/// uncompressed page verifies (`KEY_BLOCK_SIZE` 1, 2, 4, 8, 16).
+pub const CARVE_ZIP_SIZES: [usize; 5] = [1024, 2048, 4096, 8192, 16384];
 
 /// The largest page size tried.
 const MAX_PAGE: usize = 65536;
@@ -64,6 +69,17 @@ impl CarvedPage {
     /// True when the page uses MariaDB's full_crc32 layout.
     pub fn full_crc32(&self) -> bool {
         self.algorithm == ChecksumAlgorithm::FullCrc32
+    }
+
+    /// The checksum layout of the page.
+    pub fn layout(&self) -> ChecksumLayout {
+        match self.algorithm {
+            ChecksumAlgorithm::FullCrc32 => ChecksumLayout::FullCrc32,
+            ChecksumAlgorithm::ZipCrc32
+            | ChecksumAlgorithm::ZipInnodb
+            | ChecksumAlgorithm::ZipNone => ChecksumLayout::Zip,
+            _ => ChecksumLayout::Classic,
+        }
     }
 
     /// The vendor whose type names apply (full_crc32 is MariaDB's).
@@ -125,6 +141,31 @@ pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> O
                 stats.pages += 1;
                 return Some(summary(page, page_type, input, offset, algorithm));
             }
+        }
+    }
+    zip_page_at(buf, page_type, input, offset, stats)
+}
+
+/// The ROW_FORMAT=COMPRESSED page that starts at `buf[0]`, if one does: its
+/// only checksum is at offset 0 (no trailer), so each size is checksummed.
+/// A page stored with checksums disabled (`0xDEADBEEF`) is not taken: any
+/// block starting with those bytes would be one.
+fn zip_page_at(
+    buf: &[u8],
+    page_type: PageType,
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+) -> Option<CarvedPage> {
+    for size in CARVE_ZIP_SIZES {
+        let page = buf.get(..size)?;
+        stats.checksummed += 1;
+        if let ChecksumVerdict::Valid {
+            algorithm: algorithm @ (ChecksumAlgorithm::ZipCrc32 | ChecksumAlgorithm::ZipInnodb),
+        } = checksum::verify(page, ChecksumLayout::Zip)
+        {
+            stats.pages += 1;
+            return Some(summary(page, page_type, input, offset, algorithm));
         }
     }
     None

@@ -6,7 +6,7 @@ use crate::output::Output;
 use crate::CliError;
 use innodb_analysis::dictionary::sdi::dictionary_of;
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedInput, CarvedSpace};
-use innodb_format::checksum::{self, ChecksumLayout};
+use innodb_format::checksum;
 use innodb_render::carve_text;
 use innodb_space::carve::{scan, CarvedPage};
 use innodb_space::Tablespace;
@@ -153,12 +153,7 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
 
 /// True when the page read again is still the page the scan found.
 fn still_valid(page: &[u8], p: &CarvedPage) -> bool {
-    let layout = if p.full_crc32() {
-        ChecksumLayout::FullCrc32
-    } else {
-        ChecksumLayout::Classic
-    };
-    checksum::verify(page, layout).algorithm() == Some(p.algorithm)
+    checksum::verify(page, p.layout()).algorithm() == Some(p.algorithm)
         && innodb_format::bytes::u32_at(page, 4, "FIL_PAGE_OFFSET").ok() == Some(p.page_no)
 }
 
