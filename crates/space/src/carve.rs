@@ -38,7 +38,7 @@ const MAX_PAGE: usize = 65536;
 
 /// Bytes read at a time (the buffer also keeps one largest page of overlap,
 /// so that a page straddling two reads is seen whole).
-pub const CARVE_CHUNK: usize = 8 << 20;
+pub const CARVE_CHUNK: usize = 1 << 20;
 
 /// What is kept of one page found: where it is and what its header says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
