@@ -265,6 +265,16 @@ fn interleaved_tables_told_apart_and_out_refused() {
         &truth,
     );
 
+    // Without --out: the same tables named (from page 0, the INODE and SDI
+    // pages written to a temporary file), nothing written beside the input.
+    let (plain_r, o) = run_json(["carve".as_ref(), input.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["test/t_plain", "test/t_desc"] {
+        let s = carved(&plain_r, space_id(&truth, name));
+        assert_eq!(s["tables"], serde_json::json!([name]));
+        assert!(s.get("file").is_none());
+    }
+
     // Again into the same directory: refused, nothing overwritten.
     let first = out.join(format!("space-{}.ibd", space_id(&truth, "test/t_plain")));
     let kept = std::fs::read(&first).unwrap();

@@ -7,6 +7,7 @@ use crate::CliError;
 use innodb_analysis::dictionary::sdi::dictionary_of;
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedInput, CarvedSpace};
 use innodb_format::checksum;
+use innodb_format::fil::page_type::PageType;
 use innodb_render::carve_text;
 use innodb_space::carve::{scan, CarvedPage};
 use innodb_space::Tablespace;
@@ -32,7 +33,7 @@ pub fn run(
         Some(d) => {
             for s in &mut report.spaces {
                 let path = d.join(file_name(s));
-                write_space(files, s, &path)?;
+                write_space(files, s, &path, &|_| true)?;
                 name_tables(inputs, s, &path);
                 s.file = Some(path.display().to_string());
             }
@@ -106,8 +107,13 @@ fn check_out_dir(dir: &Path, files: &[PathBuf]) -> Result<(), CliError> {
 
 /// Writes `s` to `path` (which must not exist): each page's newest copy,
 /// read again from its input and checked again, at its page number; pages
-/// not found are holes. The file is as long as the space's size.
-fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<(), CliError> {
+/// not found (or not `kept`) are holes. The file is as long as the space's size.
+fn write_space(
+    files: &[PathBuf],
+    s: &mut CarvedSpace,
+    path: &Path,
+    kept: &dyn Fn(&CarvedPage) -> bool,
+) -> Result<(), CliError> {
     let mut dest = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -116,7 +122,7 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
     let mut sources: Vec<Option<File>> = files.iter().map(|_| None).collect();
     let mut page = vec![0u8; s.page_size as usize];
     let mut notes = Vec::new();
-    for p in &s.newest {
+    for p in s.newest.iter().filter(|p| kept(p)) {
         let Some(input) = files.get(p.input as usize) else {
             continue;
         };
@@ -171,7 +177,9 @@ fn name_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
     }
 }
 
-/// Without `--out`: each space with SDI pages rebuilt in a temporary
+/// Without `--out`: of each space with SDI pages, what its SDI is read
+/// through (page 0, the extent descriptor and INODE pages that lead to the
+/// SDI root, the SDI index and its BLOB pages) written in a temporary
 /// directory, only to read the names its SDI holds.
 fn name_in_temp(
     inputs: &Inputs,
@@ -185,7 +193,18 @@ fn name_in_temp(
         .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
     for s in report.spaces.iter_mut().filter(|s| s.has_sdi()) {
         let path = tmp.path().join(file_name(s));
-        write_space(files, s, &path)?;
+        write_space(files, s, &path, &|p| {
+            p.page_no == 0
+                || matches!(
+                    p.page_type,
+                    PageType::TYPE_FSP_HDR
+                        | PageType::TYPE_XDES
+                        | PageType::INODE
+                        | PageType::SDI
+                        | PageType::SDI_BLOB_OR_INSTANT
+                        | PageType::SDI_ZBLOB
+                )
+        })?;
         name_tables(inputs, s, &path);
         let _ = std::fs::remove_file(&path);
     }
