@@ -31,6 +31,14 @@ pub fn run(
     let mut report = CarveReport::build(scanned, pages);
     match dir {
         Some(d) => {
+            // Refused before anything is written, not half way.
+            if let Some(s) = report.spaces.iter().find(|s| d.join(file_name(s)).exists()) {
+                let path = d.join(file_name(s));
+                return Err(CliError::file(
+                    &path,
+                    "exists: carve never overwrites a file",
+                ));
+            }
             for s in &mut report.spaces {
                 let path = d.join(file_name(s));
                 write_space(files, s, &path, &|_| true)?;
@@ -84,9 +92,13 @@ fn file_name(s: &CarvedSpace) -> String {
     }
 }
 
-/// Creates `dir` if missing; refuses it when an input is inside it.
+/// Refuses `dir` when an input is inside it; creates it when missing (then
+/// no input can be inside it), so that a refused `dir` is left as it was.
 fn check_out_dir(dir: &Path, files: &[PathBuf]) -> Result<(), CliError> {
-    std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, format!("cannot create: {e}")))?;
+    if !dir.exists() {
+        return std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::file(dir, format!("cannot create: {e}")));
+    }
     let real = dir
         .canonicalize()
         .map_err(|e| CliError::file(dir, format!("cannot resolve: {e}")))?;
