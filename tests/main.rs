@@ -13,6 +13,7 @@ mod support;
 
 mod bad_input;
 mod browse;
+mod carve;
 mod changing_files;
 mod count_stats;
 mod crafted_corruption;

@@ -343,6 +343,21 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Find InnoDB pages in any file (a disk, partition or file system image, a block device, a
+    /// system tablespace's free space): every 512-byte boundary, page sizes 4k-64k, a page
+    /// counts when its checksum verifies. Reports each tablespace found (by space id): its
+    /// pages, types, index ids, LSN range, missing pages and the tables its SDI names. Reads
+    /// each input once, sequentially; never writes to it.
+    Carve {
+        /// The files to scan.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Write each tablespace found as DIR/space-<id>.ibd (every page at its page number, the
+        /// newest copy of each, pages not found left as holes); created if missing; refuses a
+        /// directory holding an input and never overwrites a file.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// A shell completion script on stdout: `innodb-inspect completions bash > /etc/bash_completion.d/innodb-inspect`.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.

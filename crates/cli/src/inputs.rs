@@ -90,6 +90,11 @@ impl Inputs {
         Ok(space)
     }
 
+    /// A counter of bytes read into the progress bar, for `total` bytes more.
+    pub fn progress_bytes(&self, total: u64) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+        self.progress.bytes(total)
+    }
+
     /// The data directory, for a command given no file.
     pub fn datadir(&self, command: &'static str) -> Result<&DataDir, CliError> {
         self.datadir

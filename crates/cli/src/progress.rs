@@ -71,6 +71,12 @@ impl Progress {
         }
     }
 
+    /// A counter of bytes read into the bar, for `total` bytes more.
+    pub fn bytes(&self, total: u64) -> Arc<AtomicU64> {
+        self.total.fetch_add(total, Ordering::Relaxed);
+        self.read.clone()
+    }
+
     /// Counts the page scans of `space` into the bar.
     pub fn attach(&self, space: &mut Tablespace) {
         let bytes = u64::from(space.page_count()) * space.format().physical_page_size() as u64;

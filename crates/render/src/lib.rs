@@ -4,6 +4,7 @@
 #![deny(clippy::indexing_slicing)]
 
 pub mod ansi;
+pub mod carve_text;
 pub mod datadir_text;
 pub mod doublewrite_text;
 pub mod json;

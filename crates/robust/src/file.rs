@@ -56,6 +56,7 @@ pub const WHOLE_FILE: &[&[&str]] = &[
     &["checksum", "--threads", "2", FILE],
     &["doublewrite", FILE],
     &["doublewrite", "--all", FILE],
+    &["carve", FILE],
     &["pages", FILE],
     &["segments", FILE],
     &["extents", FILE],

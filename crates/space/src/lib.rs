@@ -9,6 +9,7 @@
 
 pub mod btree;
 pub mod btree_summary;
+pub mod carve;
 pub mod datadir;
 pub mod detect;
 pub mod dictionary;

@@ -1,6 +1,7 @@
 //! Reports: each a plain struct deriving `Serialize`, built from a
 //! tablespace (mostly in one pass over its pages) and rendered elsewhere.
 
+pub mod carve_report;
 pub mod checksum_report;
 pub mod count_report;
 pub mod datadir_report;

@@ -29,6 +29,19 @@ impl PageRanges {
         self.count += 1;
     }
 
+    /// Adds the run `[first, last]`, which must not start below the last
+    /// page added.
+    pub fn push_run(&mut self, first: u32, last: u32) {
+        if last < first {
+            return;
+        }
+        match self.runs.last_mut() {
+            Some((_, l)) if l.checked_add(1) == Some(first) => *l = last,
+            _ => self.runs.push((first, last)),
+        }
+        self.count += u64::from(last - first) + 1;
+    }
+
     /// Adds the pages of `later`, whose pages all follow this set's.
     pub fn append(&mut self, later: PageRanges) {
         for (first, last) in later.runs {

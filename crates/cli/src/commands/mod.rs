@@ -3,6 +3,7 @@
 //! [`Output`] and returns the exit status.
 
 pub mod browse;
+pub mod carve;
 pub mod checksum;
 pub mod columns;
 pub mod count;
@@ -166,6 +167,10 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         }
         Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
         Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
+        Command::Carve {
+            inputs: files,
+            out: dir,
+        } => carve::run(inputs, files, dir.as_deref(), out),
         Command::Completions { shell } => setup::completions(*shell, out),
         Command::Man { command } => setup::man(command.as_deref(), out),
     }

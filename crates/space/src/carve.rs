@@ -1,0 +1,283 @@
+//! Carving: InnoDB pages found at any 512-byte boundary of any byte stream
+//! (a disk or file system image, a block device, the free space of a
+//! system tablespace), read once, sequentially, in large chunks.
+//!
+//! A page counts when a checksum verifies (classic or MariaDB full_crc32
+//! layout; where neither does, a ROW_FORMAT=COMPRESSED page of 1–16 KiB;
+//! an all-zero block is never a page). Most offsets are rejected
+//! before any CRC is computed: the page type must be one InnoDB writes and
+//! the low 32 bits of the header's LSN (`FIL_PAGE_LSN + 4`, offset 20) must
+//! not be 0 and must be repeated in the trailer (classic: the last 4 bytes; full_crc32: the 4
+//! bytes before the checksum). What is kept per page is a [`CarvedPage`],
+//! never the page itself.
+
+use innodb_format::bytes::{u16_at, u32_at, u64_at};
+use innodb_format::checksum::{self, ChecksumAlgorithm, ChecksumLayout, ChecksumVerdict};
+use innodb_format::fil::header::{
+    FIL_PAGE_DATA, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE,
+};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::header::FSP_SIZE;
+use innodb_format::index::header::PAGE_INDEX_ID;
+use innodb_format::vendor::Vendor;
+use serde::Serialize;
+use std::io::Read;
+
+/// Pages are looked for at every multiple of this many bytes (a sector).
+pub const CARVE_ALIGN: usize = 512;
+
+/// The physical page sizes tried at each boundary, smallest first.
+pub const CARVE_PAGE_SIZES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
+
+/// The physical sizes of ROW_FORMAT=COMPRESSED pages tried where no
+/// uncompressed page verifies (`KEY_BLOCK_SIZE` 1, 2, 4, 8, 16).
+pub const CARVE_ZIP_SIZES: [usize; 5] = [1024, 2048, 4096, 8192, 16384];
+
+/// The largest page size tried.
+const MAX_PAGE: usize = 65536;
+
+/// Bytes read at a time (the buffer also keeps one largest page of overlap,
+/// so that a page straddling two reads is seen whole).
+pub const CARVE_CHUNK: usize = 1 << 20;
+
+/// What is kept of one page found: where it is and what its header says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CarvedPage {
+    /// Which input (position in the list given) the page was found in.
+    pub input: u32,
+    /// Byte offset of the page in that input.
+    pub offset: u64,
+    /// Physical page size in bytes.
+    pub page_size: u32,
+    /// `FIL_PAGE_SPACE_ID` (offset 34).
+    pub space_id: u32,
+    /// `FIL_PAGE_OFFSET` (offset 4): the page number.
+    pub page_no: u32,
+    /// `FIL_PAGE_TYPE` (offset 24).
+    pub page_type: PageType,
+    /// `FIL_PAGE_LSN` (offset 16).
+    pub lsn: u64,
+    /// `PAGE_INDEX_ID` (offset 66) of index-layout pages (INDEX, RTREE, SDI).
+    pub index_id: Option<u64>,
+    /// `FSP_SIZE` (offset 46) of page 0 (`FSP_HDR`): the tablespace size in pages.
+    pub fsp_size: Option<u32>,
+    /// The checksum algorithm that verified.
+    pub algorithm: ChecksumAlgorithm,
+}
+
+impl CarvedPage {
+    /// True when the page uses MariaDB's full_crc32 layout.
+    pub fn full_crc32(&self) -> bool {
+        self.algorithm == ChecksumAlgorithm::FullCrc32
+    }
+
+    /// The checksum layout of the page.
+    pub fn layout(&self) -> ChecksumLayout {
+        match self.algorithm {
+            ChecksumAlgorithm::FullCrc32 => ChecksumLayout::FullCrc32,
+            ChecksumAlgorithm::ZipCrc32
+            | ChecksumAlgorithm::ZipInnodb
+            | ChecksumAlgorithm::ZipNone => ChecksumLayout::Zip,
+            _ => ChecksumLayout::Classic,
+        }
+    }
+
+    /// The vendor whose type names apply (full_crc32 is MariaDB's).
+    pub fn vendor(&self) -> Vendor {
+        if self.full_crc32() {
+            Vendor::MariaDb
+        } else {
+            Vendor::MySql
+        }
+    }
+}
+
+/// What a whole scan of one input read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CarveStats {
+    /// Bytes read.
+    pub bytes: u64,
+    /// Offsets whose header and trailer agreed, so that a checksum was computed.
+    pub checksummed: u64,
+    /// Pages whose checksum verified.
+    pub pages: u64,
+}
+
+/// True when a page type is one InnoDB writes with its trailer at the end
+/// of the page: every named type but MariaDB's full_crc32 page-compressed
+/// frames (`0x8000 | n`, checksummed over their first `n * 256` bytes), which
+/// are not carved; taking them would also take every run of `0xFF` bytes.
+fn plausible_type(t: PageType) -> bool {
+    t.is_known(Vendor::MySql)
+}
+
+/// The page that starts at `buf[0]`, if one does: the cheap header and
+/// trailer test first, then the checksum. `buf` may be shorter than the
+/// largest page (the end of the input).
+pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> Option<CarvedPage> {
+    let head = buf.get(..FIL_PAGE_DATA)?;
+    if innodb_format::bytes::is_all_zero(head) {
+        return None;
+    }
+    let page_type = PageType(u16_at(buf, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
+    if !plausible_type(page_type) {
+        return None;
+    }
+    let lsn_low = u32_at(buf, FIL_PAGE_LSN + 4, "FIL_PAGE_LSN").ok()?;
+    if lsn_low == 0 {
+        // No page a server wrote has LSN 0, and one in 2^32 has a low word
+        // of 0; blocks of zeros with a few bytes before do, and some verify
+        // under the legacy `innodb` checksum.
+        return None;
+    }
+    for size in CARVE_PAGE_SIZES {
+        let Some(page) = buf.get(..size) else { break };
+        for (layout, at) in [(ChecksumLayout::Classic, 4), (ChecksumLayout::FullCrc32, 8)] {
+            if u32_at(page, size - at, "trailer LSN").ok() != Some(lsn_low) {
+                continue;
+            }
+            stats.checksummed += 1;
+            if let ChecksumVerdict::Valid { algorithm } = checksum::verify(page, layout) {
+                stats.pages += 1;
+                return Some(summary(page, page_type, input, offset, algorithm));
+            }
+        }
+    }
+    zip_page_at(buf, page_type, input, offset, stats)
+}
+
+/// The ROW_FORMAT=COMPRESSED page that starts at `buf[0]`, if one does: its
+/// only checksum is at offset 0 (no trailer), so each size is checksummed.
+/// A page stored with checksums disabled (`0xDEADBEEF`) is not taken: any
+/// block starting with those bytes would be one.
+fn zip_page_at(
+    buf: &[u8],
+    page_type: PageType,
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+) -> Option<CarvedPage> {
+    for size in CARVE_ZIP_SIZES {
+        let page = buf.get(..size)?;
+        stats.checksummed += 1;
+        if let ChecksumVerdict::Valid {
+            algorithm: algorithm @ (ChecksumAlgorithm::ZipCrc32 | ChecksumAlgorithm::ZipInnodb),
+        } = checksum::verify(page, ChecksumLayout::Zip)
+        {
+            stats.pages += 1;
+            return Some(summary(page, page_type, input, offset, algorithm));
+        }
+    }
+    None
+}
+
+/// The summary of a page whose checksum verified.
+fn summary(
+    page: &[u8],
+    page_type: PageType,
+    input: u32,
+    offset: u64,
+    algorithm: ChecksumAlgorithm,
+) -> CarvedPage {
+    let u32_or = |at, name| u32_at(page, at, name).unwrap_or(0);
+    let page_no = u32_or(FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET");
+    let vendor = if algorithm == ChecksumAlgorithm::FullCrc32 {
+        Vendor::MariaDb
+    } else {
+        Vendor::MySql
+    };
+    CarvedPage {
+        input,
+        offset,
+        page_size: u32::try_from(page.len()).unwrap_or(u32::MAX),
+        space_id: u32_or(FIL_PAGE_SPACE_ID, "FIL_PAGE_SPACE_ID"),
+        page_no,
+        page_type,
+        lsn: u64_at(page, FIL_PAGE_LSN, "FIL_PAGE_LSN").unwrap_or(0),
+        index_id: page_type
+            .is_index_layout(vendor)
+            .then(|| u64_at(page, PAGE_INDEX_ID, "PAGE_INDEX_ID").ok())
+            .flatten(),
+        fsp_size: (page_no == 0 && page_type == PageType::TYPE_FSP_HDR)
+            .then(|| u32_at(page, FSP_SIZE, "FSP_SIZE").ok())
+            .flatten(),
+        algorithm,
+    }
+}
+
+/// Reads `reader` to its end once, in chunks of [`CARVE_CHUNK`], and calls
+/// `found` for every page at a 512-byte boundary. After a page, the search
+/// goes on after its end. `progress` is told the bytes read so far.
+pub fn scan(
+    reader: &mut dyn Read,
+    input: u32,
+    found: &mut dyn FnMut(CarvedPage),
+    progress: &mut dyn FnMut(u64),
+) -> std::io::Result<CarveStats> {
+    let mut stats = CarveStats::default();
+    let mut buf = vec![0u8; CARVE_CHUNK + MAX_PAGE];
+    let (mut have, mut pos, mut base, mut eof) = (0usize, 0usize, 0u64, false);
+    loop {
+        have += fill(reader, buf.get_mut(have..).unwrap_or_default(), &mut eof)?;
+        // Offsets before `limit` see a whole largest page, or the input's end.
+        let limit = if eof {
+            have
+        } else {
+            have.saturating_sub(MAX_PAGE)
+        };
+        while pos < limit {
+            let rest = buf.get(pos..have).unwrap_or_default();
+            let at = base + pos as u64;
+            match page_at(rest, input, at, &mut stats) {
+                Some(p) => {
+                    pos += p.page_size as usize;
+                    found(p);
+                }
+                None => pos += CARVE_ALIGN,
+            }
+        }
+        stats.bytes = base + have as u64;
+        progress(stats.bytes);
+        if eof {
+            return Ok(stats);
+        }
+        let keep = pos.min(have);
+        buf.copy_within(keep..have, 0);
+        base += keep as u64;
+        have -= keep;
+        pos -= keep;
+    }
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn fill(reader: &mut dyn Read, buf: &mut [u8], eof: &mut bool) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match reader.read(buf.get_mut(n..).unwrap_or_default()) {
+            Ok(0) => {
+                *eof = true;
+                break;
+            }
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_and_noise_hold_no_page() {
+        let mut data = vec![0u8; 300_000];
+        for (i, b) in data.iter_mut().enumerate().skip(100_000) {
+            *b = (i * 31 % 253) as u8;
+        }
+        let mut n = 0;
+        let stats = scan(&mut data.as_slice(), 0, &mut |_| n += 1, &mut |_| {}).unwrap();
+        assert_eq!((n, stats.bytes), (0, 300_000));
+    }
+}

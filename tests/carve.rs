@@ -1,0 +1,380 @@
+//! `carve`: a real MySQL 9.7 table file (fixtures/mysql-p16k/purged) written into
+//! a small ext4 image between other real files and deleted there, then
+//! found and rebuilt from the image; and two real tables' pages
+//! interleaved in one input, told apart by space id.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support::{fixtures_dir, run, run_json, unpack};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The copy after recovery, purge and a slow shutdown: no transaction in
+/// flight, so the rows on disk are the committed rows the truth counts (the
+/// crash copy holds ten rows of t_plain changed by an open transaction).
+const SET: &str = "mysql-p16k/purged";
+const PAGE: usize = 16384;
+
+/// `truth.json` of the set.
+fn truth() -> Value {
+    serde_json::from_slice(&std::fs::read(fixtures_dir().join(SET).join("truth.json")).unwrap())
+        .unwrap()
+}
+
+/// The table `name` of the truth.
+fn table<'a>(truth: &'a Value, name: &str) -> &'a Value {
+    truth["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap()
+}
+
+/// The space id the server gave table `name`.
+fn space_id(truth: &Value, name: &str) -> u64 {
+    table(truth, name)["innodb_tables"][0]["space_id"]
+        .as_u64()
+        .unwrap()
+}
+
+/// True when `tool -V` runs.
+fn has(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `tool args`, which must succeed.
+fn must(tool: &str, args: &[&str]) -> String {
+    let o = Command::new(tool).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{tool} {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `records --format json FILE`: the rows.
+fn rows(file: &Path) -> Vec<Value> {
+    let o = run([
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// BIT_XOR(CRC32(CONCAT_WS('|', id, a, b, c))) as the server computes it
+/// (CONCAT_WS skips NULLs; values as `mysql -B` prints them).
+fn digest(rows: &[Value]) -> u64 {
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = ["id", "a", "b", "c"]
+                .iter()
+                .filter_map(|c| match &r["row"][*c] {
+                    Value::Null => None,
+                    Value::String(s) => Some(s.clone()),
+                    v => Some(v.to_string()),
+                })
+                .collect();
+            u64::from(crc32fast::hash(cells.join("|").as_bytes()))
+        })
+        .fold(0, |a, b| a ^ b)
+}
+
+/// The space of `report` with id `id`.
+fn carved(report: &Value, id: u64) -> &Value {
+    report["spaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["space_id"] == id)
+        .unwrap_or_else(|| panic!("space {id} not found: {report}"))
+}
+
+/// The page numbers of a JSON page set: a list, or `{count, runs}`.
+fn page_set(v: &Value) -> Vec<u64> {
+    match v {
+        Value::Array(a) => a.iter().map(|p| p.as_u64().unwrap()).collect(),
+        m => m["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r[0].as_u64().unwrap()..=r[1].as_u64().unwrap())
+            .collect(),
+    }
+}
+
+/// The rebuilt file equals `original` on every page (of `size` bytes); the
+/// pages `carve` calls missing are the all-zero (never written) pages of
+/// the original.
+fn same_pages_of(rebuilt: &Path, original: &[u8], space: &Value, size: usize) {
+    let got = std::fs::read(rebuilt).unwrap();
+    assert_eq!(got.len(), original.len(), "{}", rebuilt.display());
+    let missing = page_set(&space["missing"]);
+    for (n, (a, b)) in got.chunks(size).zip(original.chunks(size)).enumerate() {
+        assert_eq!(a, b, "page {n} of {} differs", rebuilt.display());
+        let zero = b.iter().all(|&x| x == 0);
+        assert_eq!(
+            zero,
+            missing.contains(&(n as u64)),
+            "page {n}: all zero vs missing"
+        );
+    }
+}
+
+/// [`same_pages_of`] for 16 KiB pages.
+fn same_pages(rebuilt: &Path, original: &[u8], space: &Value) {
+    same_pages_of(rebuilt, original, space, PAGE);
+}
+
+/// Checks `records` on the rebuilt t_plain against `records` on the
+/// original and against the server's count and digest.
+fn rows_as_server(rebuilt: &Path, original: &Path, truth: &Value) {
+    let t = table(truth, "test/t_plain");
+    let ours = rows(rebuilt);
+    assert_eq!(ours, rows(original));
+    assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap());
+    assert_eq!(digest(&ours), t["checks"]["row_digest"].as_u64().unwrap());
+}
+
+#[test]
+fn deleted_file_rebuilt_from_ext4_image() {
+    if !has("mkfs.ext4") || !has("debugfs") {
+        assert!(
+            std::env::var_os("INNODB_INSPECT_REQUIRE_SERVER").is_none(),
+            "mkfs.ext4 and debugfs are required (INNODB_INSPECT_REQUIRE_SERVER is set)"
+        );
+        eprintln!("skipped: carve ext4 test needs mkfs.ext4 and debugfs (e2fsprogs)");
+        return;
+    }
+    let truth = truth();
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, plain_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_plain.ibd.gz"));
+    let (desc, desc_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_desc.ibd.gz"));
+    let other = fixtures_dir().join(SET).join("truth.json");
+    let img = dir.path().join("disk.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(8 << 20)
+        .unwrap();
+    let img_s = img.to_str().unwrap();
+    // debugfs (like mke2fs -d) stores no all-zero block: a file's blocks
+    // are contiguous only within a block. With blocks of the page size each
+    // block is whole pages; with 4k blocks pages with a zero 4k run inside
+    // are split and cannot be carved (see docs/recovery.md).
+    must("mkfs.ext4", &["-q", "-F", "-b", "16384", img_s]);
+    for (src, name) in [
+        (&other, "truth.json"),
+        (&plain, "t_plain.ibd"),
+        (&desc, "t_desc.ibd"),
+    ] {
+        let cmd = format!("write {} {name}", src.display());
+        must("debugfs", &["-w", "-R", &cmd, img_s]);
+    }
+    must("debugfs", &["-w", "-R", "rm t_plain.ibd", img_s]);
+    let listing = must("debugfs", &["-R", "ls", img_s]);
+    assert!(!listing.contains("t_plain.ibd") && listing.contains("t_desc.ibd"));
+    let before = std::fs::read(&img).unwrap();
+
+    let out = dir.path().join("carved");
+    let (r, o) = run_json([
+        "carve".as_ref(),
+        img.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&img).unwrap(),
+        before,
+        "carve wrote to its input"
+    );
+    let id = space_id(&truth, "test/t_plain");
+    let s = carved(&r, id);
+    assert_eq!(s["tables"], serde_json::json!(["test/t_plain"]));
+    assert_eq!(s["copies"], s["pages"]);
+    let rebuilt = PathBuf::from(s["file"].as_str().unwrap());
+    assert_eq!(rebuilt, out.join(format!("space-{id}.ibd")));
+    same_pages(&rebuilt, &plain_bytes, s);
+    rows_as_server(&rebuilt, &plain, &truth);
+    // The file still in the image comes back too.
+    let d = carved(&r, space_id(&truth, "test/t_desc"));
+    same_pages(Path::new(d["file"].as_str().unwrap()), &desc_bytes, d);
+    // Index ids: exactly those the server recorded for the table, and the SDI's.
+    let mut ids: Vec<u64> = truth["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["table"] == "test/t_plain")
+        .map(|i| i["index_id"].as_u64().unwrap())
+        .collect();
+    assert!(!ids.is_empty());
+    ids.push(u64::MAX);
+    ids.sort_unstable();
+    assert_eq!(s["index_ids"], serde_json::json!(ids));
+}
+
+#[test]
+fn interleaved_tables_told_apart_and_out_refused() {
+    let truth = truth();
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, plain_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_plain.ibd.gz"));
+    let (_, desc_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_desc.ibd.gz"));
+    // Three sectors of another real file first: every page at an odd
+    // multiple of 512, pages of the two tables alternating.
+    let other = std::fs::read(fixtures_dir().join(SET).join("truth.json")).unwrap();
+    let mut mixed = other[..3 * 512].to_vec();
+    let (a, b) = (plain_bytes.chunks(PAGE), desc_bytes.chunks(PAGE));
+    let mut b = b.fuse();
+    for pa in a {
+        mixed.extend_from_slice(pa);
+        if let Some(pb) = b.next() {
+            mixed.extend_from_slice(pb);
+        }
+    }
+    b.for_each(|pb| mixed.extend_from_slice(pb));
+    let input = dir.path().join("mixed.bin");
+    std::fs::write(&input, &mixed).unwrap();
+
+    let out = dir.path().join("carved");
+    let (r, o) = run_json([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(r["spaces"].as_array().unwrap().len(), 2, "{r}");
+    for (name, bytes) in [("test/t_plain", &plain_bytes), ("test/t_desc", &desc_bytes)] {
+        let s = carved(&r, space_id(&truth, name));
+        assert_eq!(s["tables"], serde_json::json!([name]));
+        same_pages(Path::new(s["file"].as_str().unwrap()), bytes, s);
+    }
+    rows_as_server(
+        &out.join(format!("space-{}.ibd", space_id(&truth, "test/t_plain"))),
+        &plain,
+        &truth,
+    );
+
+    // Without --out: the same tables named (from page 0, the INODE and SDI
+    // pages written to a temporary file), nothing written beside the input.
+    let (plain_r, o) = run_json(["carve".as_ref(), input.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["test/t_plain", "test/t_desc"] {
+        let s = carved(&plain_r, space_id(&truth, name));
+        assert_eq!(s["tables"], serde_json::json!([name]));
+        assert!(s.get("file").is_none());
+    }
+
+    // Again into the same directory: refused, nothing overwritten.
+    let first = out.join(format!("space-{}.ibd", space_id(&truth, "test/t_plain")));
+    let second = out.join(format!("space-{}.ibd", space_id(&truth, "test/t_desc")));
+    let kept = std::fs::read(&second).unwrap();
+    // The first (lower space id, written first) gone: still refused, and
+    // before it is written again.
+    std::fs::remove_file(&first).unwrap();
+    let o = run([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("never overwrites"));
+    assert_eq!(std::fs::read(&second).unwrap(), kept);
+    assert!(!first.exists());
+    // A directory holding the input: refused before anything is written.
+    let o = run([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds the input"));
+    assert!(!dir.path().join(first.file_name().unwrap()).exists());
+}
+
+#[test]
+fn pages_straddling_reads_are_found() {
+    use innodb_space::carve::CARVE_CHUNK;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, plain_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_plain.ibd.gz"));
+    // The first read fills CARVE_CHUNK + 64 KiB; the file starts 5 sectors
+    // before its end, so its pages cross that read and the next ones.
+    for lead in [CARVE_CHUNK + 65536 - 5 * 512, 2 * CARVE_CHUNK + 512] {
+        let mut data = vec![0u8; lead];
+        data.extend_from_slice(&plain_bytes);
+        data.extend_from_slice(&[0u8; 1536]);
+        let input = dir.path().join(format!("lead-{lead}.bin"));
+        std::fs::write(&input, &data).unwrap();
+        let out = dir.path().join(format!("out-{lead}"));
+        let (r, o) = run_json([
+            "carve".as_ref(),
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(r["inputs"][0]["bytes"], data.len() as u64);
+        let s = carved(&r, space_id(&truth(), "test/t_plain"));
+        let written = plain_bytes
+            .chunks(PAGE)
+            .filter(|p| p.iter().any(|&b| b != 0))
+            .count();
+        assert_eq!(s["pages"], written as u64, "lead {lead}");
+        same_pages(Path::new(s["file"].as_str().unwrap()), &plain_bytes, s);
+    }
+}
+
+#[test]
+fn compressed_tables_carved_at_their_physical_sizes() {
+    let truth = truth();
+    let dir = tempfile::tempdir().unwrap();
+    // KEY_BLOCK_SIZE=1 and 16: pages of 1 KiB and 16 KiB, one checksum at
+    // offset 0 and no trailer. One input, the 16k file at an odd sector.
+    let (zip1, zip1_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_zip1.ibd.gz"));
+    let (zip16, zip16_bytes) = unpack(dir.path(), &format!("{SET}/files/test/t_zip16.ibd.gz"));
+    let mut data = zip1_bytes.clone();
+    data.extend_from_slice(&[0x5a; 3 * 512]);
+    data.extend_from_slice(&zip16_bytes);
+    let input = dir.path().join("zip.bin");
+    std::fs::write(&input, &data).unwrap();
+    let out = dir.path().join("carved");
+    let (r, o) = run_json([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (name, file, bytes, size) in [
+        ("test/t_zip1", &zip1, &zip1_bytes, 1024usize),
+        ("test/t_zip16", &zip16, &zip16_bytes, 16384),
+    ] {
+        let s = carved(&r, space_id(&truth, name));
+        assert_eq!(s["page_size"], size as u64, "{name}");
+        assert_eq!(s["checksums"], serde_json::json!(["zip_crc32"]), "{name}");
+        assert_eq!(s["tables"], serde_json::json!([name]));
+        let rebuilt = PathBuf::from(s["file"].as_str().unwrap());
+        same_pages_of(&rebuilt, bytes, s, size);
+        let t = table(&truth, name);
+        let ours = rows(&rebuilt);
+        assert_eq!(ours, rows(file), "{name}");
+        assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            digest(&ours),
+            t["checks"]["row_digest"].as_u64().unwrap(),
+            "{name}"
+        );
+    }
+}
