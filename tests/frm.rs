@@ -11,7 +11,7 @@ use innodb_analysis::rows::frm_definition::definition;
 use innodb_analysis::rows::table_definition::KeyKind;
 use serde_json::Value;
 use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The MariaDB fixture sets (name, truth).
 fn mariadb_sets() -> Vec<(String, Value)> {
@@ -46,6 +46,16 @@ fn records(args: &[&OsStr]) -> (Vec<Value>, String, Option<i32>) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code(),
     )
+}
+
+/// The arguments of `records FILE --ddl DDL`.
+fn records_with_ddl<'a>(file: &'a Path, ddl: &'a Path) -> Vec<&'a OsStr> {
+    vec![
+        "records".as_ref(),
+        file.as_os_str(),
+        "--ddl".as_ref(),
+        ddl.as_os_str(),
+    ]
 }
 
 /// Compares our t_types rows with the server's (`truth.rows`), every
@@ -498,15 +508,7 @@ fn sakila_staff_with_its_ddl_and_its_frm() {
     .unwrap();
     let ibd56 = sakila("compact", "staff.ibd").unwrap();
     for (args, what) in [
-        (
-            vec![
-                "records".as_ref(),
-                ibd57.as_os_str(),
-                "--ddl".as_ref(),
-                ddl.as_os_str(),
-            ],
-            "5.7 --ddl",
-        ),
+        (records_with_ddl(&ibd57, &ddl), "5.7 --ddl"),
         (vec!["records".as_ref(), ibd56.as_os_str()], "5.6 .frm"),
     ] {
         let (rows, err, code) = records(&args);
@@ -567,24 +569,8 @@ fn gbk_and_ujis_columns_decode_as_their_character_sets() {
     let t57 = tb20("mysql57").unwrap();
     for (args, what) in [
         (vec!["records".as_ref(), t80.as_os_str()], "8.0 SDI"),
-        (
-            vec![
-                "records".as_ref(),
-                t57.as_os_str(),
-                "--ddl".as_ref(),
-                ddl.as_os_str(),
-            ],
-            "5.7 --ddl",
-        ),
-        (
-            vec![
-                "records".as_ref(),
-                t56.as_os_str(),
-                "--ddl".as_ref(),
-                ddl.as_os_str(),
-            ],
-            "5.6 --ddl",
-        ),
+        (records_with_ddl(&t57, &ddl), "5.7 --ddl"),
+        (records_with_ddl(&t56, &ddl), "5.6 --ddl"),
     ] {
         let (rows, err, code) = records(&args);
         assert_eq!(code, Some(0), "{what}: {err}");
@@ -633,12 +619,7 @@ fn bytes_that_do_not_decode_are_kept_as_hex() {
          f VARCHAR(1024) CHARACTER SET utf8mb4, PRIMARY KEY (id)) DEFAULT CHARSET=latin1",
     )
     .unwrap();
-    let (rows, err, _) = records(&[
-        "records".as_ref(),
-        t57.as_os_str(),
-        "--ddl".as_ref(),
-        ddl.as_os_str(),
-    ]);
+    let (rows, err, _) = records(&records_with_ddl(&t57, &ddl));
     assert_eq!(rows.len(), 2, "{err}");
     // 巴 in GBK is B0 CD.
     let hex = rows[1]["c"]["hex"].as_str().unwrap_or_default();

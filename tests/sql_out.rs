@@ -242,17 +242,14 @@ fn export_writes_every_table_with_the_server_s_row_count() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("inside the data directory"));
 }
 
-/// `records --format sql` of t_random, t_deleted, t_zip4, t_pagecomp and
-/// the BLOB tables of every MariaDB set, loaded into a fresh MariaDB, give
-/// the truth's COUNT(*) and row CRCs (tests/load-sql.sh); so do t_ordered
-/// with `--committed` and t_undo with `--as-of-trx` on the undo sets. Skipped, saying
-/// so, where no MariaDB server is installed, unless
-/// INNODB_INSPECT_REQUIRE_SERVER is set (CI), which installs one.
-#[test]
-fn records_sql_loads_into_mariadb_with_the_server_s_counts_and_crcs() {
+/// Runs `tests/SCRIPT` (a load into a real server) over the fixture sets
+/// and returns what it printed, after printing it; `None` when it skipped
+/// (exit 77: no server) and INNODB_INSPECT_REQUIRE_SERVER is not set. A
+/// failed load fails the test.
+fn load_script(script: &str) -> Option<String> {
     let (dir, _) = support::truth_fixtures_dir();
     let o = std::process::Command::new("bash")
-        .arg(support::repo_root().join("tests/load-sql.sh"))
+        .arg(support::repo_root().join("tests").join(script))
         .arg(env!("CARGO_BIN_EXE_innodb-inspect"))
         .arg(&dir)
         .output()
@@ -262,22 +259,38 @@ fn records_sql_loads_into_mariadb_with_the_server_s_counts_and_crcs() {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
+    eprintln!("{report}");
     if o.status.code() == Some(77) && std::env::var_os("INNODB_INSPECT_REQUIRE_SERVER").is_none() {
-        eprintln!("{report}");
-        return;
+        return None;
     }
     assert!(o.status.success(), "{report}");
-    let ok = |what: &str| {
-        report
-            .lines()
-            .filter(|l| l.ends_with(" ok") && l.contains(what))
-            .count()
+    Some(report)
+}
+
+/// The lines of `report` that end in ` ok` and contain `what`.
+fn ok_lines(report: &str, what: &str) -> usize {
+    report
+        .lines()
+        .filter(|l| l.ends_with(" ok") && l.contains(what))
+        .count()
+}
+
+/// `records --format sql` of t_random, t_deleted, t_zip4, t_pagecomp and
+/// the BLOB tables of every MariaDB set, loaded into a fresh MariaDB, give
+/// the truth's COUNT(*) and row CRCs (tests/load-sql.sh); so do t_ordered
+/// with `--committed` and t_undo with `--as-of-trx` on the undo sets. Skipped, saying
+/// so, where no MariaDB server is installed, unless
+/// INNODB_INSPECT_REQUIRE_SERVER is set (CI), which installs one.
+#[test]
+fn records_sql_loads_into_mariadb_with_the_server_s_counts_and_crcs() {
+    let Some(report) = load_script("load-sql.sh") else {
+        return;
     };
+    let ok = |what: &str| ok_lines(&report, what);
     assert!(ok("") >= 5, "{report}");
     // Every fixture directory has an undo set (CI's live one: p4k-undo).
     assert!(ok(" --committed ") >= 1, "{report}");
     assert!(ok(" --as-of-trx ") >= 1, "{report}");
-    eprintln!("{report}");
 }
 
 /// `export` of every MySQL set's purged copy, loaded into a fresh MySQL 9.x
@@ -287,33 +300,13 @@ fn records_sql_loads_into_mariadb_with_the_server_s_counts_and_crcs() {
 /// chroot unless INNODB_INSPECT_REQUIRE_SERVER is set (CI), which builds it.
 #[test]
 fn export_of_mysql_sets_loads_into_mysql_with_the_server_s_counts_and_crcs() {
-    let (dir, _) = support::truth_fixtures_dir();
-    let o = std::process::Command::new("bash")
-        .arg(support::repo_root().join("tests/load-sql-mysql.sh"))
-        .arg(env!("CARGO_BIN_EXE_innodb-inspect"))
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    if o.status.code() == Some(77) && std::env::var_os("INNODB_INSPECT_REQUIRE_SERVER").is_none() {
-        eprintln!("{report}");
+    let Some(report) = load_script("load-sql-mysql.sh") else {
         return;
-    }
-    assert!(o.status.success(), "{report}");
-    let ok = |what: &str| {
-        report
-            .lines()
-            .filter(|l| l.ends_with(" ok") && l.contains(what))
-            .count()
     };
+    let ok = |what: &str| ok_lines(&report, what);
     assert!(ok("/purged ") >= 15, "{report}");
     assert!(ok(" committed ") >= 3, "{report}");
     assert!(ok(" asof ") >= 4, "{report}");
-    eprintln!("{report}");
 }
 
 /// `records --format sql --deleted` of mysql-p16k's t_hist (delete-marked
