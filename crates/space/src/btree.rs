@@ -235,19 +235,7 @@ pub fn walk_while(
                 break;
             }
         }
-        if let Some(level) = level_no {
-            if !rtree_links.is_empty() {
-                check_chain(&rtree_links, level, &mut out.findings);
-                rtree_links.clear();
-            }
-            out.levels.push(Level {
-                level,
-                pages: current.clone(),
-            });
-            if level == 0 {
-                break;
-            }
-        } else {
+        if !end_level(&mut out, &mut rtree_links, level_no, &current) {
             break;
         }
         current = next_level;
@@ -379,9 +367,33 @@ pub(crate) fn no_child_finding(
     )
 }
 
+/// Closes the level of `current` (its pages in key order) at `level_no`:
+/// its R-tree sibling chain checked (and `rtree_links` emptied), the level
+/// added to `out`. False when the walk ends here (the leaf level, or a
+/// level no page of which was read).
+pub(crate) fn end_level(
+    out: &mut TreeWalk,
+    rtree_links: &mut Vec<(u32, u32, u32)>,
+    level_no: Option<u16>,
+    current: &[u32],
+) -> bool {
+    let Some(level) = level_no else {
+        return false;
+    };
+    if !rtree_links.is_empty() {
+        check_chain(rtree_links, level, &mut out.findings);
+        rtree_links.clear();
+    }
+    out.levels.push(Level {
+        level,
+        pages: current.to_vec(),
+    });
+    level != 0
+}
+
 /// Checks that the pages of one R-tree level form one sibling chain: from
 /// the page with no `FIL_PAGE_PREV`, `FIL_PAGE_NEXT` visits every page once.
-pub(crate) fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding>) {
+fn check_chain(links: &[(u32, u32, u32)], level: u16, findings: &mut Vec<Finding>) {
     let heads: Vec<u32> = links
         .iter()
         .filter(|l| l.1 == FIL_NULL)

@@ -11,8 +11,8 @@
 //! parent page of a node pointer that points at no page, for its finding.
 
 use crate::btree::{
-    check_chain, cycle_finding, finding, index_page_of, inspect_records, is_marked, mark, mismatch,
-    no_child_finding, read_index_page, sibling_findings, Level, TreeWalk,
+    cycle_finding, end_level, finding, index_page_of, inspect_records, is_marked, mark, mismatch,
+    no_child_finding, read_index_page, sibling_findings, TreeWalk,
 };
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
@@ -362,19 +362,7 @@ impl TreePages {
                     break;
                 }
             }
-            if let Some(level) = level_no {
-                if !rtree_links.is_empty() {
-                    check_chain(&rtree_links, level, &mut out.findings);
-                    rtree_links.clear();
-                }
-                out.levels.push(Level {
-                    level,
-                    pages: current.clone(),
-                });
-                if level == 0 {
-                    break;
-                }
-            } else {
+            if !end_level(&mut out, &mut rtree_links, level_no, &current) {
                 break;
             }
             current = next_level;
