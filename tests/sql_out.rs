@@ -117,7 +117,7 @@ fn datadir_without_frm(files: &Path) -> tempfile::TempDir {
 /// bytes), TIME/DATETIME/TIMESTAMP fractional digits (rounded up to even).
 #[test]
 fn schema_from_sys_tables_gives_the_server_s_columns() {
-    let mut compared = 0;
+    let (mut compared, mut columns) = (0, 0);
     for (set, truth) in mariadb_sets() {
         let without_frm = datadir_without_frm(&set.join("files"));
         for t in truth["tables"].as_array().unwrap() {
@@ -127,6 +127,7 @@ fn schema_from_sys_tables_gives_the_server_s_columns() {
             let got = column_types(&ours);
             let names = |v: &[(String, String)]| v.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
             assert_eq!(names(&got), names(&want), "{}: {name}", set.display());
+            columns += want.len();
             for ((col, got_ty), (_, want_ty)) in got.iter().zip(&want) {
                 let want_ty = without_widths(want_ty);
                 let lost = [
@@ -160,7 +161,14 @@ fn schema_from_sys_tables_gives_the_server_s_columns() {
             }
         }
     }
-    assert!(compared > 400, "only {compared} columns compared");
+    // Most columns keep their exact type without the .frm; the few that
+    // lose precision or labels are checked above to say why. A set of
+    // fixtures (all of them, or the three CI makes anew) must compare most.
+    eprintln!("{compared} of {columns} columns compared type for type");
+    assert!(
+        columns > 0 && compared * 4 >= columns * 3,
+        "only {compared} of {columns} columns compared"
+    );
 }
 
 /// On every MySQL set, the SDI's (or mysql.ibd's) columns are the server's
