@@ -502,3 +502,89 @@ fn the_dictionary_tables_of_mysql_ibd_are_readable() {
         }
     }
 }
+
+/// A data directory of two servers: every file of a MySQL set (with its
+/// `mysql.ibd`) and a MariaDB table file copied in (`t_random` of the
+/// bundled p16k set, as `test/t_maria.ibd.gz`). The server line names
+/// the MariaDB file and leaves the family undecided; every MySQL index is
+/// still named as the server names it, and the MariaDB file is still read
+/// (its index walk counts the server's `COUNT(*)`).
+#[test]
+fn a_directory_of_two_servers_names_the_foreign_file_and_reads_all() {
+    let set = sets().into_iter().next().unwrap();
+    let copy = &set.crash;
+    let tmp = tempfile::tempdir().unwrap();
+    for rel in copy.file_facts().keys() {
+        let dst = tmp.path().join(format!("{rel}.gz"));
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(copy.file(rel), dst).unwrap();
+    }
+    let maria = crate::support::fixtures_dir().join("p16k");
+    let truth: Value =
+        serde_json::from_slice(&std::fs::read(maria.join("truth.json")).unwrap()).unwrap();
+    let count = truth["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "test/t_random")
+        .unwrap()["count"]
+        .as_u64()
+        .unwrap();
+    std::os::unix::fs::symlink(
+        maria.join("files/test/t_random.ibd.gz"),
+        tmp.path().join("test/t_maria.ibd.gz"),
+    )
+    .unwrap();
+
+    let mut problems = Vec::new();
+    check_names(copy, tmp.path(), "indexes", &mut problems);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let (report, _) = run_json([
+        "--datadir".as_ref(),
+        tmp.path().as_os_str(),
+        "indexes".as_ref(),
+    ]);
+    assert_eq!(
+        report["server"]["family"], "unknown",
+        "{}",
+        report["server"]
+    );
+    let evidence: Vec<&str> = report["server"]["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert!(
+        evidence.iter().any(|e| e.starts_with(
+            "test/t_maria.ibd.gz: page 0's flags are MariaDB's, in a directory of MySQL's"
+        )),
+        "{evidence:?}"
+    );
+    let maria_file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"].as_str().unwrap().ends_with("t_maria.ibd.gz"))
+        .unwrap();
+    let records: Vec<u64> = maria_file["report"]["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["records"].as_u64().unwrap())
+        .collect();
+    assert_eq!(records, vec![count], "{maria_file}");
+    // The text report says it in its server line.
+    let out = run([
+        "--datadir".as_ref(),
+        tmp.path().as_os_str(),
+        "summary".as_ref(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("t_maria.ibd.gz: page 0's flags are MariaDB's")),
+        "{text}"
+    );
+}

@@ -63,13 +63,26 @@ pub fn over<R: Send>(
         ));
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let vendors = std::sync::Mutex::new(Vec::new());
     let files = over_files(&paths, threads, |p| {
         let space = Tablespace::open(p, inputs.options.clone()).map_err(|e| e.to_string())?;
+        if let Ok(mut v) = vendors.lock() {
+            v.push((p.to_path_buf(), space.format().vendor));
+        }
         work(&space)
     });
+    // A table file of the other server's family (copied in) is said in
+    // the server line, which every report over the directory prints.
+    let mut server = dir.server.clone();
+    let mut vendors = vendors.into_inner().unwrap_or_default();
+    vendors.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, vendor) in vendors {
+        let relative = path.strip_prefix(&dir.root).unwrap_or(&path);
+        server.note_tablespace(&relative.display().to_string(), vendor);
+    }
     Ok(Files {
         datadir: dir.root.display().to_string(),
-        server: dir.server.clone(),
+        server,
         skipped: dir.skipped.clone(),
         files,
     })

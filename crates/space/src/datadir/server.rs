@@ -63,6 +63,27 @@ impl Server {
         }
     }
 
+    /// Adds what page 0 of the tablespace `relative` says when it names the
+    /// other family than the one decided (a table file copied in from
+    /// another server): a line of evidence naming the file, and the family
+    /// no longer decided. Nothing when either family is unknown.
+    pub fn note_tablespace(&mut self, relative: &str, vendor: Vendor) {
+        let decided = [Vendor::MySql, Vendor::MariaDb];
+        if !decided.contains(&self.family) || !decided.contains(&vendor) || vendor == self.family {
+            return;
+        }
+        self.evidence.push(format!(
+            "{relative}: page 0's flags are {}'s, in a directory of {}'s: a file of another server",
+            vendor.name(),
+            self.family.name()
+        ));
+        if !self.is_mixed() {
+            self.evidence.push(MIXED.into());
+        }
+        self.family = Vendor::Unknown;
+        self.version = None;
+    }
+
     /// True when the files disagree: some are MySQL's, some MariaDB's.
     pub fn is_mixed(&self) -> bool {
         self.evidence.iter().any(|e| e == MIXED)
