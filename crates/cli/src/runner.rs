@@ -7,6 +7,7 @@ use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::reports::datadir_report::{over_files, DatadirReport, FileResult};
+use innodb_format::vendor::Vendor;
 use innodb_render::Serialize;
 use innodb_space::datadir::{Server, SkippedFile};
 use innodb_space::Tablespace;
@@ -74,12 +75,17 @@ pub fn over<R: Send>(
     // A table file of the other server's family (copied in) is said in
     // the server line, which every report over the directory prints.
     let mut server = dir.server.clone();
-    let mut vendors = vendors.into_inner().unwrap_or_default();
+    let mut vendors: Vec<(String, Vendor)> = vendors
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(path, vendor)| {
+            let relative = path.strip_prefix(&dir.root).unwrap_or(&path);
+            (relative.display().to_string(), vendor)
+        })
+        .collect();
     vendors.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, vendor) in vendors {
-        let relative = path.strip_prefix(&dir.root).unwrap_or(&path);
-        server.note_tablespace(&relative.display().to_string(), vendor);
-    }
+    server.note_tablespaces(&vendors);
     Ok(Files {
         datadir: dir.root.display().to_string(),
         server,

@@ -63,19 +63,31 @@ impl Server {
         }
     }
 
-    /// Adds what page 0 of the tablespace `relative` says when it names the
-    /// other family than the one decided (a table file copied in from
-    /// another server): a line of evidence naming the file, and the family
-    /// no longer decided. Nothing when either family is unknown.
-    pub fn note_tablespace(&mut self, relative: &str, vendor: Vendor) {
-        let decided = [Vendor::MySql, Vendor::MariaDb];
-        if !decided.contains(&self.family) || !decided.contains(&vendor) || vendor == self.family {
+    /// Adds what page 0 of the tablespaces `files` (relative name and the
+    /// family its page 0 names) says when some name the other family than
+    /// the one decided (table files copied in from another server): a line
+    /// of evidence naming the first and counting the others, and the family
+    /// no longer decided. Nothing when the family is not decided.
+    pub fn note_tablespaces(&mut self, files: &[(String, Vendor)]) {
+        let family = self.family;
+        if !matches!(family, Vendor::MySql | Vendor::MariaDb) {
             return;
         }
+        let mut foreign = files
+            .iter()
+            .filter(|(_, v)| matches!(v, Vendor::MySql | Vendor::MariaDb) && *v != family);
+        let Some((first, vendor)) = foreign.next() else {
+            return;
+        };
+        let more = match foreign.count() {
+            0 => String::new(),
+            1 => " (and 1 more file)".to_string(),
+            n => format!(" (and {n} more files)"),
+        };
         self.evidence.push(format!(
-            "{relative}: page 0's flags are {}'s, in a directory of {}'s: a file of another server",
+            "{first}: page 0's flags are {}'s, in a directory of {}'s: a file of another server{more}",
             vendor.name(),
-            self.family.name()
+            family.name()
         ));
         if !self.is_mixed() {
             self.evidence.push(MIXED.into());
