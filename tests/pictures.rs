@@ -807,3 +807,76 @@ fn svg_pictures_are_the_png_pictures() {
         assert!(svg.contains(&format!(">{label}</text>")), "{label}");
     }
 }
+
+/// The legend key of a line (after its two spaces of indent): the colour
+/// escape it starts with, or else its symbol; with the index id the rest
+/// of the line names: `segment K: index N …` (extents) or ending in
+/// `index N` (heatmap).
+fn legend_key(line: &str) -> Option<(u64, String)> {
+    let rest = line.strip_prefix("  ").filter(|r| !r.starts_with(' '))?;
+    let key = match rest.strip_prefix("\x1b[38;5;") {
+        Some(c) => c.split('m').next()?.to_string(),
+        None => rest.chars().next()?.to_string(),
+    };
+    let id = match rest.split_once(": index ") {
+        Some((head, tail)) if head.contains(" segment ") => tail.split(' ').next()?,
+        _ => rest.rsplit_once("%  index ")?.1,
+    };
+    Some((id.parse().ok()?, key))
+}
+
+/// The letter and terminal colour of each index in the legend `args`
+/// prints for `file` (plain, then with `--color always`).
+fn legend_keys(args: &[&str], file: &Path) -> BTreeMap<u64, (String, String)> {
+    let text = |colour: &str| {
+        let mut a: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        a.insert(1, "--color".into());
+        a.insert(2, colour.into());
+        a.push(file.into());
+        let out = support::run(a);
+        assert!(out.status.success(), "{args:?} {}", file.display());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let read = |t: &str| -> BTreeMap<u64, String> {
+        let mut m = BTreeMap::new();
+        for (id, key) in t.lines().filter_map(legend_key) {
+            // Every segment of an index has the index's one key.
+            let prev = m.insert(id, key.clone());
+            assert!(
+                prev.is_none_or(|p| p == key),
+                "{}: index {id}",
+                file.display()
+            );
+        }
+        m
+    };
+    let plain = read(&text("never"));
+    let coloured = read(&text("always"));
+    assert_eq!(
+        plain.keys().collect::<Vec<_>>(),
+        coloured.keys().collect::<Vec<_>>()
+    );
+    plain
+        .into_iter()
+        .zip(coloured.into_values())
+        .map(|((id, symbol), colour)| (id, (symbol, colour)))
+        .collect()
+}
+
+/// An index has one letter and one colour in `extents` (both its segments)
+/// and in `heatmap --by index`, on every MariaDB fixture tablespace of five
+/// page sizes (system tablespaces included).
+#[test]
+fn an_index_has_one_letter_and_colour_in_extents_and_heatmaps() {
+    let mut compared = 0;
+    for config in ["p4k", "p8k", "p16k", "p32k", "p64k"] {
+        let dir = support::fixtures_dir().join(config).join("files");
+        for file in support::tablespaces_below(&dir, ".gz") {
+            let extents = legend_keys(&["extents"], &file);
+            let heatmap = legend_keys(&["heatmap", "--by", "index"], &file);
+            assert_eq!(extents, heatmap, "{}", file.display());
+            compared += extents.len();
+        }
+    }
+    assert!(compared >= 100, "{compared} indexes compared");
+}

@@ -252,19 +252,10 @@ pub fn waste(r: &WasteReport) -> String {
     o
 }
 
-/// ANSI 256-colour index for a legend entry.
-fn colour(e: &LegendEntry, i: usize) -> Option<u8> {
-    // Distinct, readable colours for segments; fixed ones for the rest.
-    const SEGMENT: [u8; 12] = [33, 208, 40, 165, 196, 226, 51, 201, 118, 214, 99, 45];
-    match e.symbol {
-        '#' => Some(250),
-        '-' => Some(240),
-        ',' => Some(238),
-        '.' | ' ' => None,
-        '!' | '?' => Some(160),
-        '*' => Some(244),
-        _ => SEGMENT.get(i % SEGMENT.len()).copied(),
-    }
+/// ANSI 256-colour index for a legend entry: the colour the heatmaps give
+/// its class (an index's own colour for its segments).
+fn colour(e: &LegendEntry) -> Option<u8> {
+    e.colour.map(crate::ansi::xterm256)
 }
 
 /// The `extents` report: one line per extent (wrapped every 64 pages) and
@@ -275,12 +266,8 @@ pub fn extents(r: &ExtentsReport, colour_on: bool) -> String {
     header_block(&mut o, &r.header);
     let _ = writeln!(o, "\nLegend");
     let mut paint: std::collections::HashMap<char, (Option<u8>, char)> = Default::default();
-    let mut seg_i = 0;
     for e in &r.legend {
-        let c = colour(e, seg_i);
-        if e.symbol.is_ascii_alphanumeric() {
-            seg_i += 1;
-        }
+        let c = colour(e);
         let glyph = if colour_on && e.segment_id.is_some() {
             '█'
         } else {

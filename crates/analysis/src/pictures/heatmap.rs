@@ -726,7 +726,7 @@ impl Accumulator<'_> {
                     (index_label(index_id, name), palette::OTHER)
                 }),
                 Some(owner) => {
-                    let k = segment_kind(owner);
+                    let k = palette::segment_kind(owner);
                     self.classes.get(ClassKey::Segment(k), || {
                         palette::SEGMENTS
                             .get(k)
@@ -808,22 +808,6 @@ fn index_label(index_id: u64, name: &dyn Fn(u64) -> Option<String>) -> String {
         _ if index_id == innodb_format::index::sdi::SDI_INDEX_ID => "SDI".to_string(),
         Some(n) => format!("index {index_id} ({n})"),
         None => format!("index {index_id}"),
-    }
-}
-
-/// The place of a segment that is not an index in [`palette::SEGMENTS`].
-fn segment_kind(owner: SegmentOwner) -> usize {
-    match owner {
-        SegmentOwner::ChangeBuffer => 0,
-        SegmentOwner::TransactionSystem => 1,
-        SegmentOwner::Doublewrite => 2,
-        SegmentOwner::DictionaryHeader => 3,
-        SegmentOwner::RollbackSegment { .. } => 4,
-        SegmentOwner::RollbackSegmentArray { .. } => 5,
-        SegmentOwner::UndoLog { .. } => 6,
-        SegmentOwner::IndexLeaf { .. }
-        | SegmentOwner::IndexNonLeaf { .. }
-        | SegmentOwner::Unknown => 7,
     }
 }
 

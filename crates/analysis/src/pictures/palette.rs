@@ -141,6 +141,24 @@ pub const SEGMENTS: [(&str, char, Rgb); 8] = [
     ("segment no header points at", '$', Rgb(0x8c, 0x6d, 0x31)),
 ];
 
+/// The row of [`SEGMENTS`] of a segment that is no index's (an index's
+/// segments and one no header points at are the last row).
+pub fn segment_kind(owner: innodb_space::segment::SegmentOwner) -> usize {
+    use innodb_space::segment::SegmentOwner;
+    match owner {
+        SegmentOwner::ChangeBuffer => 0,
+        SegmentOwner::TransactionSystem => 1,
+        SegmentOwner::Doublewrite => 2,
+        SegmentOwner::DictionaryHeader => 3,
+        SegmentOwner::RollbackSegment { .. } => 4,
+        SegmentOwner::RollbackSegmentArray { .. } => 5,
+        SegmentOwner::UndoLog { .. } => 6,
+        SegmentOwner::IndexLeaf { .. }
+        | SegmentOwner::IndexNonLeaf { .. }
+        | SegmentOwner::Unknown => 7,
+    }
+}
+
 /// The colour of a page type, by its name (as `PageType::name` gives it);
 /// INDEX pages are split into leaves and non-leaf pages.
 pub fn page_type(name: &str, leaf: Option<bool>) -> Rgb {

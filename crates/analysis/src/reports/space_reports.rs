@@ -1,6 +1,8 @@
 //! The three space-structure reports (`segments`, `extents`, `waste`), all
 //! built from one [`SpaceAccount`].
 
+use crate::pictures::palette::{self, IndexKeys};
+use crate::pictures::Rgb;
 use crate::reports::ownership::{classify, PageUse, PageUseCounts, SegmentPages, SpaceAccount};
 use innodb_format::fsp::xdes::XdesState;
 use innodb_space::segment::{Segment, SegmentOwner};
@@ -309,6 +311,12 @@ pub struct LegendEntry {
     pub segment_id: Option<u64>,
     /// Pages drawn with it.
     pub pages: u64,
+    /// The colour of the symbol: an index's colour in every picture of the
+    /// file ([`IndexKeys`]), the heatmaps' colour of the kind for other
+    /// segments ([`palette::SEGMENTS`]) and the fixed classes; none for
+    /// pages beyond the free limit.
+    #[serde(skip)]
+    pub colour: Option<Rgb>,
 }
 
 /// One extent in the `extents` report.
@@ -344,64 +352,113 @@ pub struct ExtentsReport {
     pub findings: SpaceFindings,
 }
 
-/// The legend class of a segment: its key, its meaning, and the segment id
-/// when the class is that one segment.
-fn legend_class(seg: &Segment) -> (String, String, Option<u64>) {
-    match seg.owner {
-        SegmentOwner::RollbackSegment { .. } => {
-            ("rseg".into(), "rollback segment headers".into(), None)
+/// The legend entry of a segment: its class (the key that merges the
+/// many rollback and undo segments of a system tablespace into one entry
+/// each) and the entry. An index's segments (leaf and non-leaf) take the
+/// index's letter and colour, the same as in its heatmaps and charts; other
+/// segments the symbol and colour of their kind there.
+fn legend_class(seg: &Segment, keys: &IndexKeys) -> (String, LegendEntry) {
+    let (symbol, colour) = match seg.owner {
+        SegmentOwner::IndexLeaf { index_id, .. } | SegmentOwner::IndexNonLeaf { index_id, .. } => {
+            keys.key(index_id)
         }
-        SegmentOwner::UndoLog { .. } => ("undo".into(), "undo log segments".into(), None),
+        owner => palette::SEGMENTS
+            .get(palette::segment_kind(owner))
+            .map_or(('$', palette::OTHER), |s| (s.1, s.2)),
+    };
+    let entry = |meaning: String, segment_id| LegendEntry {
+        symbol,
+        meaning,
+        segment_id,
+        pages: 0,
+        colour: Some(colour),
+    };
+    match seg.owner {
+        SegmentOwner::RollbackSegment { .. } => (
+            "rseg".into(),
+            entry("rollback segment headers".into(), None),
+        ),
+        SegmentOwner::UndoLog { .. } => ("undo".into(), entry("undo log segments".into(), None)),
         _ => (
             format!("segment {}", seg.id),
-            format!("segment {}: {}", seg.id, seg.owner.describe()),
-            Some(seg.id),
+            entry(
+                format!("segment {}: {}", seg.id, seg.owner.describe()),
+                Some(seg.id),
+            ),
         ),
     }
 }
 
-/// Symbols for segments, in order of first appearance.
-const SEGMENT_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/// The letters and colours of the indexes of the space map `map`, as the
+/// heatmaps give them: the indexes with a root first, then those only a
+/// segment names.
+fn index_keys(map: &SpaceMap) -> IndexKeys {
+    let mut keys = IndexKeys::new(map.index_roots().into_iter().map(|(id, _)| id));
+    keys.add_others(map.segments.iter().filter_map(|s| match s.owner {
+        SegmentOwner::IndexLeaf { index_id, .. } | SegmentOwner::IndexNonLeaf { index_id, .. } => {
+            Some(index_id)
+        }
+        _ => None,
+    }));
+    keys
+}
 
 impl ExtentsReport {
     /// The report for an accounted tablespace.
     pub fn new(space: &Tablespace, account: &SpaceAccount) -> Self {
         let map = &account.map;
+        // The fixed entries, in the heatmaps' colours of the same classes.
         let mut legend: Vec<LegendEntry> = [
-            ('#', "bookkeeping (FSP_HDR, XDES, IBUF_BITMAP, INODE)"),
+            (
+                '#',
+                "bookkeeping (FSP_HDR, XDES, IBUF_BITMAP, INODE)",
+                Some(palette::BOOKKEEPING),
+            ),
             (
                 '-',
                 "reserved unused: free, in an extent a segment reserved",
+                Some(palette::RESERVED_UNUSED),
             ),
-            (',', "free page of a fragment extent"),
-            ('.', "free extent"),
+            (',', "free page of a fragment extent", Some(palette::FREE)),
+            ('.', "free extent", Some(palette::FREE)),
             (
                 ' ',
                 "beyond the free limit (FSP_FREE_LIMIT): not yet initialised",
+                None,
             ),
-            ('!', "undescribed (XDES page unusable)"),
-            ('?', "used, but no segment lists it"),
+            (
+                '!',
+                "undescribed (XDES page unusable)",
+                Some(palette::UNACCOUNTED),
+            ),
+            (
+                '?',
+                "used, but no segment lists it",
+                Some(palette::UNACCOUNTED),
+            ),
         ]
         .into_iter()
-        .map(|(symbol, meaning)| LegendEntry {
+        .map(|(symbol, meaning, colour)| LegendEntry {
             symbol,
             meaning: meaning.into(),
             segment_id: None,
             pages: 0,
+            colour,
         })
         .collect();
         let fixed = legend.len();
         let mut other = LegendEntry {
-            symbol: '*',
+            symbol: '^',
             meaning: "other segments".into(),
             segment_id: None,
             pages: 0,
+            colour: Some(palette::OTHER),
         };
+        let keys = index_keys(map);
         // Legend entry per owner class: each index segment on its own, the many
         // rollback and undo segments of a system tablespace one entry each.
         let mut by_class: HashMap<String, usize> = HashMap::new();
         let mut seg_entry: Vec<Option<Option<usize>>> = vec![None; map.segments.len()];
-        let mut next_symbol = SEGMENT_SYMBOLS.chars();
         let mut ignored = Vec::new();
         let mut extents = Vec::with_capacity(map.extents.len());
         for x in &map.extents {
@@ -424,17 +481,11 @@ impl ExtentsReport {
                     PageUse::Segment { segment, .. } => {
                         match (seg_entry.get_mut(segment), map.segments.get(segment)) {
                             (Some(entry), Some(seg)) => *entry.get_or_insert_with(|| {
-                                let (class, meaning, id) = legend_class(seg);
+                                let (class, new) = legend_class(seg, &keys);
                                 if let Some(&e) = by_class.get(&class) {
                                     return Some(e);
                                 }
-                                let symbol = next_symbol.next()?;
-                                legend.push(LegendEntry {
-                                    symbol,
-                                    meaning,
-                                    segment_id: id,
-                                    pages: 0,
-                                });
+                                legend.push(new);
                                 by_class.insert(class, legend.len() - 1);
                                 Some(legend.len() - 1)
                             }),
@@ -475,7 +526,7 @@ impl ExtentsReport {
             });
         }
         // Keep the fixed entries that were used, every segment entry, and
-        // "other segments" when the symbols ran out.
+        // "other segments" when a segment could not be told.
         let mut legend: Vec<LegendEntry> = legend
             .into_iter()
             .enumerate()
