@@ -443,3 +443,53 @@ fn compare_and_growth_read_the_mysql_undo_tablespaces() {
         assert!(subtitle.contains(&want), "{subtitle}");
     }
 }
+
+/// Undo tablespaces are given the same way to every command that reads
+/// them: `--undo` (repeated) on `undo` and `plot --undo-growth` reads the
+/// same as listing them after ibdata1, and `history` and `records` take
+/// `--undo` too. On the crash copy of every set: the history list length
+/// of the server's truth either way.
+#[test]
+fn undo_tablespaces_are_given_by_undo_to_every_command() {
+    let program = <innodb_inspect::Cli as clap::CommandFactory>::command();
+    for name in ["undo", "history", "records", "plot"] {
+        let sub = program.find_subcommand(name).unwrap();
+        assert!(
+            sub.get_arguments().any(|a| a.get_long() == Some("undo")),
+            "{name} takes no --undo"
+        );
+    }
+    for set in sets() {
+        let copy = &set.crash;
+        let files = undo_files(copy);
+        let listed: Vec<&std::ffi::OsStr> = std::iter::once("undo".as_ref())
+            .chain(files.iter().map(|f| f.as_os_str()))
+            .collect();
+        let mut by_option: Vec<&std::ffi::OsStr> = vec!["undo".as_ref(), files[0].as_os_str()];
+        for f in &files[1..] {
+            by_option.push("--undo".as_ref());
+            by_option.push(f.as_os_str());
+        }
+        let (a, _) = run_json(&listed);
+        let (b, _) = run_json(&by_option);
+        assert_eq!(a, b, "{}", copy.name);
+        assert_eq!(
+            b["totals"]["history_list_length"], copy.truth["history_list_length"],
+            "{}",
+            copy.name
+        );
+        let plot = |args: &[&std::ffi::OsStr]| {
+            let mut all: Vec<&std::ffi::OsStr> = vec![
+                "plot".as_ref(),
+                "--undo-growth".as_ref(),
+                "--color".as_ref(),
+                "never".as_ref(),
+            ];
+            all.extend_from_slice(&args[1..]);
+            let out = run(&all);
+            assert!(out.status.success(), "{}: {out:?}", copy.name);
+            out.stdout
+        };
+        assert_eq!(plot(&listed), plot(&by_option), "{}", copy.name);
+    }
+}

@@ -207,6 +207,9 @@ pub enum Command {
         /// Colour the terminal chart: auto, always, never.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
+        /// For --undo-growth: an undo tablespace (repeat for each), as `history` and `records` take them: read after the files given (or after --system when none is).
+        #[arg(long = "undo")]
+        undo: Vec<PathBuf>,
     },
     /// Every index: levels, pages per level, records (COUNT(*)), delete-marked records, fill, leaf-chain locality.
     Indexes {
@@ -239,6 +242,9 @@ pub enum Command {
         /// Also list the history's undo records (up to N), decoded: type, undo number, table, the previous version's DB_TRX_ID and DB_ROLL_PTR, the primary key and the old values of the updated fields.
         #[arg(long, value_name = "N")]
         records: Option<usize>,
+        /// An undo tablespace (repeat for each), as `history` and `records` take them: read after the files given (or after --system when none is).
+        #[arg(long = "undo")]
+        undo: Vec<PathBuf>,
     },
     /// The version chain of one row: from its DB_ROLL_PTR through each undo record to the oldest version stored.
     History {

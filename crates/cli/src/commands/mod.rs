@@ -106,7 +106,10 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             out,
         ),
         Command::Browse { path } => browse::run(inputs, path),
-        Command::Plot { files, .. } => plot::run(inputs, files, &plot::Choice::of(command)?, out),
+        Command::Plot { files, undo, .. } => {
+            let files = with_undo(inputs, files, undo);
+            plot::run(inputs, &files, &plot::Choice::of(command)?, out)
+        }
         Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),
         Command::Tree { file, index, level } => tree::run(inputs, file, index, *level, out),
         Command::Fill { file } => fill::run(inputs, file.as_deref(), out),
@@ -114,7 +117,11 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             files,
             compare,
             records,
-        } => undo::run(inputs, files, compare.as_deref(), *records, out),
+            undo,
+        } => {
+            let files = with_undo(inputs, files, undo);
+            undo::run(inputs, &files, compare.as_deref(), *records, out)
+        }
         Command::History {
             file,
             key,
@@ -174,6 +181,25 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         Command::Completions { shell } => setup::completions(*shell, out),
         Command::Man { command } => setup::man(command.as_deref(), out),
     }
+}
+
+/// The files of `undo` and `plot --undo-growth`: those given, then the
+/// undo tablespaces of `--undo`, after `--system` when no file is given
+/// (`undo --system ibdata1 --undo undo_001`, the way `history` and
+/// `records` take them).
+fn with_undo(
+    inputs: &Inputs,
+    files: &[std::path::PathBuf],
+    undo: &[std::path::PathBuf],
+) -> Vec<std::path::PathBuf> {
+    let mut all = files.to_vec();
+    if !undo.is_empty() {
+        if all.is_empty() {
+            all.extend(inputs.system.clone());
+        }
+        all.extend(undo.iter().cloned());
+    }
+    all
 }
 
 /// `report` of `space`, or why there is none (page 0 unusable), its
