@@ -106,10 +106,12 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             out,
         ),
         Command::Browse { path } => browse::run(inputs, path),
-        Command::Plot { files, undo, .. } => {
-            let files = with_undo(inputs, files, undo);
-            plot::run(inputs, &files, &plot::Choice::of(command)?, out)
-        }
+        Command::Plot { files, undo, .. } => plot::run(
+            inputs,
+            &with_undo(inputs, files, undo),
+            &plot::Choice::of(command)?,
+            out,
+        ),
         Command::Indexes { file } => indexes::run(inputs, file.as_deref(), out),
         Command::Tree { file, index, level } => tree::run(inputs, file, index, *level, out),
         Command::Fill { file } => fill::run(inputs, file.as_deref(), out),
@@ -118,10 +120,13 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             compare,
             records,
             undo,
-        } => {
-            let files = with_undo(inputs, files, undo);
-            undo::run(inputs, &files, compare.as_deref(), *records, out)
-        }
+        } => undo::run(
+            inputs,
+            &with_undo(inputs, files, undo),
+            compare.as_deref(),
+            *records,
+            out,
+        ),
         Command::History {
             file,
             key,
@@ -134,27 +139,7 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             sample_pages,
             seed,
         } => count::run(inputs, file.as_deref(), *sample_pages, *seed, out),
-        Command::Records {
-            file,
-            table,
-            index,
-            deleted,
-            limit,
-            ddl,
-            committed,
-            as_of_trx,
-            undo,
-        } => {
-            let args = records::Args {
-                table: table.as_deref(),
-                index: index.as_deref(),
-                deleted: *deleted,
-                limit: *limit,
-                ddl: ddl.as_deref(),
-                trx: trx_args(*committed, *as_of_trx, undo),
-            };
-            records::run(inputs, file, &args, out)
-        }
+        Command::Records { .. } => records_command(inputs, command, out),
         Command::Schema { file, table, ddl } => {
             schema::run(inputs, file, table.as_deref(), ddl.as_deref(), out)
         }
@@ -181,6 +166,33 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         Command::Completions { shell } => setup::completions(*shell, out),
         Command::Man { command } => setup::man(command.as_deref(), out),
     }
+}
+
+/// `records`, its arguments gathered.
+fn records_command(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, CliError> {
+    let Command::Records {
+        file,
+        table,
+        index,
+        deleted,
+        limit,
+        ddl,
+        committed,
+        as_of_trx,
+        undo,
+    } = command
+    else {
+        return Err(CliError::Usage("not the records command".into()));
+    };
+    let args = records::Args {
+        table: table.as_deref(),
+        index: index.as_deref(),
+        deleted: *deleted,
+        limit: *limit,
+        ddl: ddl.as_deref(),
+        trx: trx_args(*committed, *as_of_trx, undo),
+    };
+    records::run(inputs, file, &args, out)
 }
 
 /// The files of `undo` and `plot --undo-growth`: those given, then the
