@@ -3,7 +3,8 @@
 //! over the index pages' summaries) against the page-by-page walk it
 //! replaced: the same statistics, levels, pages reached and findings, on
 //! every bundled fixture file and on real fixtures damaged on purpose
-//! (crafted damage, labelled as such; copies in a temporary directory).
+//! (crafted damage, labelled as such; copies in a temporary directory);
+//! and the same pass split over 2 and 3 threads against the one thread.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -54,6 +55,22 @@ pub(crate) fn same_analysis(path: &Path, label: &str) -> Option<IndexAnalysis> {
         walked.account.findings.counts(),
         "{label}: finding counts"
     );
+    // The pass split over threads (`--threads N`) gives the same again.
+    for threads in [2, 3] {
+        let split = IndexAnalysis::build_threads(&space, threads).unwrap();
+        let label = format!("{label} ({threads} threads)");
+        assert_eq!(json(&split), json(&one), "{label}: indexes report");
+        assert_eq!(
+            format!("{:?}", split.indexes),
+            format!("{:?}", one.indexes),
+            "{label}: walks"
+        );
+        assert_eq!(
+            split.account.findings.kept(),
+            one.account.findings.kept(),
+            "{label}: findings"
+        );
+    }
     Some(one)
 }
 
@@ -292,5 +309,82 @@ fn one_pass_equals_the_walk_on_random_damage() {
     assert!(
         seen >= 20,
         "only {seen} of {runs} damaged copies gave a walk finding"
+    );
+}
+
+/// The summaries of pages `first..last` of `space`, as one thread of the
+/// pass makes them.
+fn summaries(space: &Tablespace, first: u32, last: u32) -> innodb_space::btree_summary::TreePages {
+    let mut trees = innodb_space::btree_summary::TreePages::new(space.page_count());
+    let mut pages = innodb_space::logical_pages::LogicalPages::new(space);
+    let mut checker = space.checker();
+    let mut on_page = Vec::new();
+    space.for_each_page(first, last.saturating_sub(1), |item| {
+        if let innodb_space::ScanItem::Page(n, bytes) = item {
+            if n < last {
+                let check = checker.check(n, bytes, &mut on_page);
+                trees.add(&mut pages, &check, bytes);
+            }
+        }
+    });
+    trees
+}
+
+/// The summaries of a file made in two runs and joined (`--threads`) are
+/// those of one run: every page's summary, and each index's walk over
+/// them (node pointers and their child candidates included), at several
+/// split points of real fixture files.
+#[test]
+fn summaries_of_runs_join_into_those_of_one_run() {
+    let dir = support::fixtures_dir();
+    let files = [
+        "p16k/files/test/t_random.ibd.gz",
+        "p16k/files/test/t_sec_before.ibd.gz",
+        "p4k/files/test/t_random.ibd.gz",
+        "p16k/files/ibdata1.gz",
+        "mysql-p16k/files/test/t_hist.ibd.gz",
+    ];
+    let (mut compared, mut split_runs) = (0, 0);
+    for f in files {
+        let space = Tablespace::open(dir.join(f), OpenOptions::default()).unwrap();
+        let n = space.page_count();
+        let whole = summaries(&space, 0, n);
+        let roots = innodb_space::space_map::SpaceMap::read(&space)
+            .unwrap()
+            .index_roots();
+        // Splits among the index pages: after the first page, a third and
+        // half of the way to the last index page, and just before it.
+        let hi = (0..n).rev().find(|&p| whole.get(p).is_some()).unwrap();
+        for split in [1, hi / 3, hi / 2, hi] {
+            let mut joined = summaries(&space, 0, split);
+            let second = summaries(&space, split, n);
+            split_runs += usize::from(!second.is_empty() && !joined.is_empty());
+            joined.append(second);
+            assert_eq!(joined.len(), whole.len(), "{f} at {split}");
+            for p in 0..n {
+                assert_eq!(joined.get(p), whole.get(p), "{f} at {split}: page {p}");
+            }
+            for &(_, root) in &roots {
+                let mut pages = innodb_space::logical_pages::LogicalPages::new(&space);
+                let walk = |t: &innodb_space::btree_summary::TreePages,
+                            pages: &mut innodb_space::logical_pages::LogicalPages<'_>| {
+                    let mut seen = Vec::new();
+                    let w = t.walk(pages, root, |s, _| seen.push(*s));
+                    format!("{w:?} {seen:?}")
+                };
+                assert_eq!(
+                    walk(&joined, &mut pages),
+                    walk(&whole, &mut pages),
+                    "{f} at {split}: root {root}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 20, "{compared} walks compared");
+    // Index pages on both sides of the split, for most splits.
+    assert!(
+        split_runs >= 10,
+        "{split_runs} splits with index pages on both sides"
     );
 }

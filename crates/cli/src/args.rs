@@ -54,6 +54,11 @@ pub struct Cli {
     /// that take more than a second).
     #[arg(long, short, global = true, help_heading = GLOBAL)]
     pub quiet: bool,
+    /// Threads per file for `checksum` and for the pass `indexes`, `fill`,
+    /// `count` and the fill charts make over the index pages (each thread
+    /// takes a run of pages); 0 = one per CPU. Helps where cores are free.
+    #[arg(long, global = true, help_heading = GLOBAL, default_value_t = 1, value_name = "N")]
+    pub threads: usize,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -345,9 +350,6 @@ pub enum Command {
     Checksum {
         /// The tablespace files (none with --datadir: every tablespace of the directory, a line each, and totals).
         files: Vec<PathBuf>,
-        /// Threads per file (each checks a run of pages); 0 = one per CPU.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
     },
     /// Find InnoDB pages in any file (a disk, partition or file system image, a block device, a
     /// system tablespace's free space): every 512-byte boundary, page sizes 4k-64k, a page

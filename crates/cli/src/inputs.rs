@@ -27,6 +27,9 @@ pub struct Inputs {
     pub system: Option<PathBuf>,
     /// `--datadir`, read and classified.
     pub datadir: Option<DataDir>,
+    /// `--threads`: threads per file for the passes that split (0 given
+    /// is one per CPU).
+    pub threads: usize,
     /// The dictionary, once read (or why it cannot be).
     dictionary: OnceLock<Result<Option<Arc<Dictionary>>, String>>,
     /// The progress bar the opened files count into.
@@ -56,6 +59,10 @@ impl Inputs {
             },
             system: cli.system.clone(),
             datadir,
+            threads: match cli.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            },
             dictionary: OnceLock::new(),
             progress: Progress::start(quiet),
         })

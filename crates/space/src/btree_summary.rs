@@ -157,6 +157,32 @@ impl TreePages {
         }
     }
 
+    /// Adds the summaries of `other`, made of pages after every page of
+    /// these (a later run of the same file, summarized on another thread).
+    pub fn append(&mut self, other: TreePages) {
+        let pointers = count(self.pointers.len());
+        let candidates = count(self.candidates.len());
+        self.pages.extend(other.pages.into_iter().map(|mut p| {
+            p.pointers = (
+                p.pointers.0.saturating_add(pointers),
+                p.pointers.1.saturating_add(pointers),
+            );
+            p
+        }));
+        self.pointers
+            .extend(other.pointers.into_iter().map(|mut p| {
+                p.candidates = (
+                    p.candidates.0.saturating_add(candidates),
+                    p.candidates.1.saturating_add(candidates),
+                );
+                p
+            }));
+        self.candidates.extend(other.candidates);
+        self.problems.extend(other.problems);
+        self.zips.extend(other.zips);
+        self.fits.extend(other.fits);
+    }
+
     /// Index pages summarized.
     pub fn len(&self) -> usize {
         self.pages.len()

@@ -101,7 +101,16 @@ impl CountReport {
         sample_pages: usize,
         seed: u64,
     ) -> Result<CountReport, NoSpaceMap> {
-        let a = IndexAnalysis::build(space)?;
+        Ok(Self::of(
+            space,
+            IndexAnalysis::build(space)?,
+            sample_pages,
+            seed,
+        ))
+    }
+
+    /// [`CountReport::build`] from the analysis `a` of `space`'s indexes.
+    pub fn of(space: &Tablespace, a: IndexAnalysis, sample_pages: usize, seed: u64) -> CountReport {
         // DATA_LENGTH counts pages as stored: a ROW_FORMAT=COMPRESSED page
         // is KEY_BLOCK_SIZE bytes on disk.
         let page_size = space.format().physical_page_size() as u64;
@@ -158,13 +167,13 @@ impl CountReport {
                 length_estimate_error_percent: error_percent(length_estimate, exact),
             });
         }
-        Ok(CountReport {
+        CountReport {
             header: header(space, &a.account.map),
             sample_pages,
             seed,
             indexes,
             findings: SpaceFindings::new(&a.account.findings),
-        })
+        }
     }
 }
 

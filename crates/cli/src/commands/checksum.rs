@@ -14,19 +14,11 @@ use std::path::PathBuf;
 
 /// `checksum [FILE…] --threads N`: exit 0 when every page verifies, 1 when
 /// some page does not (or cannot be verified), 2 when a file cannot be read.
-pub fn run(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    threads: usize,
-    out: &mut Output,
-) -> Result<u8, CliError> {
+pub fn run(inputs: &Inputs, files: &[PathBuf], out: &mut Output) -> Result<u8, CliError> {
+    let threads = inputs.threads;
     if files.is_empty() {
         return datadir(inputs, threads, out);
     }
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let sources = inputs
         .datadir
         .as_ref()

@@ -7,6 +7,7 @@ use crate::runner::PerFile;
 use crate::CliError;
 use innodb_analysis::reports::count_report::CountReport;
 use innodb_analysis::reports::datadir_report::FileTotals;
+use innodb_analysis::reports::indexes::IndexAnalysis;
 use innodb_render::{datadir_text, space_text};
 use std::path::Path;
 
@@ -19,7 +20,12 @@ pub fn run(
     out: &mut Output,
 ) -> Result<u8, CliError> {
     let build = |space: &innodb_space::Tablespace| {
-        named(inputs, space, CountReport::build(space, sample_pages, seed))
+        named(
+            inputs,
+            space,
+            IndexAnalysis::build_threads(space, inputs.threads)
+                .map(|a| CountReport::of(space, a, sample_pages, seed)),
+        )
     };
     PerFile {
         command: "count",

@@ -17,7 +17,7 @@ pub fn report(inputs: &Inputs, space: &Tablespace) -> Result<IndexesReport, CliE
     named(
         inputs,
         space,
-        IndexAnalysis::build(space).map(|a| IndexesReport::new(space, &a)),
+        IndexAnalysis::build_threads(space, inputs.threads).map(|a| IndexesReport::new(space, &a)),
     )
 }
 

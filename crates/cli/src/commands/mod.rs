@@ -157,7 +157,7 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             };
             export::run(inputs, &args, out)
         }
-        Command::Checksum { files, threads } => checksum::run(inputs, files, *threads, out),
+        Command::Checksum { files } => checksum::run(inputs, files, out),
         Command::Doublewrite { files, all } => doublewrite::run(inputs, files, *all, out),
         Command::Carve {
             inputs: files,
