@@ -217,7 +217,7 @@ fn summary_pages_and_page_read_a_doublewrite_file() {
         assert!(text.contains("doublewrite file"), "{text}");
         let (v, out) = run_json(["pages".as_ref(), f.as_os_str()]);
         assert!(out.status.success());
-        let r = &v[0];
+        let r = &v["reports"][0];
         let slots = r["slot_count"].as_u64().unwrap();
         assert_eq!(
             slots * ps,
