@@ -62,8 +62,9 @@ pub struct LegendItem {
     pub symbol: char,
     /// Pages of this class.
     pub pages: u64,
-    /// Share of the pages drawn, in percent.
-    pub percent: f64,
+    /// Share of the pages drawn, a fraction from 0 to 1 (to four
+    /// decimals; text shows it in percent).
+    pub share: f64,
     /// Its cells are shaded by their level (the indexes of a fill map):
     /// see [`shade`].
     pub shaded: bool,
@@ -186,7 +187,10 @@ impl Raster {
             let _ = writeln!(
                 s,
                 "  {} #{r:02x}{g:02x}{b:02x} {:>8} {:>6.2}%  {}",
-                item.symbol, item.pages, item.percent, item.label
+                item.symbol,
+                item.pages,
+                crate::percent(item.share),
+                item.label
             );
         }
         let width = self

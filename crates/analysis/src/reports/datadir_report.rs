@@ -195,8 +195,8 @@ pub struct WasteTotals {
     pub preallocated_pages: u64,
     /// The same in MiB.
     pub preallocated_mib: f64,
-    /// (pages − used) / pages, in percent.
-    pub waste_percent: f64,
+    /// (pages − used) / pages, a fraction from 0 to 1.
+    pub waste_share: f64,
 }
 
 /// The sum of a MiB figure over the files with a report, to two decimals.
@@ -222,10 +222,10 @@ impl WasteTotals {
             reclaimable_mib: sum_mib(files, |r| r.reclaimable_mib),
             preallocated_pages: sum(files, |r| r.preallocated_pages),
             preallocated_mib: sum_mib(files, |r| r.preallocated_mib),
-            waste_percent: if pages == 0 {
+            waste_share: if pages == 0 {
                 0.0
             } else {
-                ((pages - used.min(pages)) as f64 * 10000.0 / pages as f64).round() / 100.0
+                ((pages - used.min(pages)) as f64 * 10000.0 / pages as f64).round() / 10000.0
             },
         }
     }

@@ -138,8 +138,8 @@ pub struct IndexRow {
     pub blob_pages: u64,
     /// Reserved pages that are free.
     pub reserved_unused_pages: u64,
-    /// Share of the file the index reserves, in percent.
-    pub file_percent: f64,
+    /// Share of the file the index reserves, a fraction from 0 to 1.
+    pub file_share: f64,
 }
 
 /// `pages` of `page_size` bytes in MiB, to two decimals.
@@ -168,11 +168,12 @@ fn free_at_end(map: &SpaceMap) -> u64 {
     free
 }
 
-fn percent(part: u64, whole: u64) -> f64 {
+/// `part` of `whole`, a fraction from 0 to 1 to four decimals (0 of nothing).
+fn share(part: u64, whole: u64) -> f64 {
     if whole == 0 {
         0.0
     } else {
-        (part as f64 * 10000.0 / whole as f64).round() / 100.0
+        (part as f64 * 10000.0 / whole as f64).round() / 10000.0
     }
 }
 
@@ -243,7 +244,7 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
             non_leaf_pages: 0,
             blob_pages: 0,
             reserved_unused_pages: 0,
-            file_percent: 0.0,
+            file_share: 0.0,
         });
         let reserved = seg.reserved_pages(es);
         let used = seg.used_pages(es);
@@ -263,7 +264,7 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
     let file_pages = u64::from(map.page_count);
     rows.into_values()
         .map(|mut r| {
-            r.file_percent = percent(r.size_pages, file_pages);
+            r.file_share = share(r.size_pages, file_pages);
             r
         })
         .collect()
@@ -540,8 +541,8 @@ pub struct WasteReport {
     pub reclaimable_pages: u64,
     /// [`reclaimable_pages`](Self::reclaimable_pages) in MiB, to two decimals.
     pub reclaimable_mib: f64,
-    /// Reclaimable pages' share of the file, in percent.
-    pub reclaimable_percent: f64,
+    /// Reclaimable pages' share of the file, a fraction from 0 to 1.
+    pub reclaimable_share: f64,
     /// The file's size in MiB (its pages at the physical page size), to
     /// two decimals.
     pub file_mib: f64,
@@ -549,10 +550,11 @@ pub struct WasteReport {
     pub undescribed_pages: u64,
     /// Used pages that no segment lists.
     pub unaccounted_pages: u64,
-    /// Share of the file not in use: (file − used) / file, in percent.
-    pub waste_percent: f64,
-    /// Each use's share of the file, in percent.
-    pub percent: BTreeMap<&'static str, f64>,
+    /// Share of the file not in use: (file − used) / file, a fraction
+    /// from 0 to 1.
+    pub waste_share: f64,
+    /// Each use's share of the file, a fraction from 0 to 1.
+    pub share: BTreeMap<&'static str, f64>,
     /// Waste in the bookkeeping extents.
     pub xdes_extents: XdesExtentWaste,
     /// Free pages still holding old content (counted in the free uses above).
@@ -574,7 +576,7 @@ impl WasteReport {
         let file_pages = u64::from(map.page_count);
         let used = c.bookkeeping + c.segment;
         let free = c.free_extent + c.beyond_free_limit;
-        let mut percent_map = BTreeMap::new();
+        let mut share_map = BTreeMap::new();
         for (k, v) in [
             ("used", used),
             ("reserved_unused", c.reserved_unused),
@@ -583,7 +585,7 @@ impl WasteReport {
             ("undescribed", c.undescribed),
             ("unaccounted", c.unaccounted),
         ] {
-            percent_map.insert(k, percent(v, file_pages));
+            share_map.insert(k, share(v, file_pages));
         }
         let ps = map.physical_page_size;
         let mut xdes = XdesExtentWaste {
@@ -626,12 +628,12 @@ impl WasteReport {
             preallocated_mib: mib(preallocated),
             reclaimable_pages: reclaimable,
             reclaimable_mib: mib(reclaimable),
-            reclaimable_percent: percent(reclaimable, file_pages),
+            reclaimable_share: share(reclaimable, file_pages),
             file_mib: mib(file_pages),
             undescribed_pages: c.undescribed,
             unaccounted_pages: c.unaccounted,
-            waste_percent: percent(file_pages - used.min(file_pages), file_pages),
-            percent: percent_map,
+            waste_share: share(file_pages - used.min(file_pages), file_pages),
+            share: share_map,
             xdes_extents: xdes,
             free_with_old_content_pages: c.free_with_old_content,
             indexes: index_rows(account),
