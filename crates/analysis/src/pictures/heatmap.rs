@@ -14,7 +14,7 @@ use innodb_space::{Finding, PageCheck, Tablespace};
 use serde::Serialize;
 
 /// What the cells of a heatmap show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HeatmapBy {
     /// The page's LSN, ranked between the oldest and the newest page.

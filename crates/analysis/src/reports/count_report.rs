@@ -19,7 +19,7 @@ use serde::Serialize;
 pub const DEFAULT_SAMPLE_PAGES: usize = 20;
 
 /// One index's counts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexCount {
     /// `PAGE_INDEX_ID`.
     pub index_id: u64,
@@ -52,7 +52,7 @@ pub struct IndexCount {
 }
 
 /// The `count` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CountReport {
     /// The file.
     #[serde(flatten)]

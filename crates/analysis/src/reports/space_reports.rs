@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// What every space report says about the file first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpaceHeader {
     /// The file as given.
     pub file: String,
@@ -33,7 +33,7 @@ pub struct SpaceHeader {
 }
 
 /// Findings of a space report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpaceFindings {
     /// Findings by kind.
     pub findings_by_kind: BTreeMap<String, u64>,
@@ -73,7 +73,7 @@ pub fn header(space: &Tablespace, map: &SpaceMap) -> SpaceHeader {
 }
 
 /// One segment in the `segments` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentRow {
     /// `FSEG_ID`.
     pub id: u64,
@@ -110,7 +110,7 @@ pub struct SegmentRow {
 }
 
 /// One index in the `segments` and `waste` reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexRow {
     /// `PAGE_INDEX_ID` of the root.
     pub index_id: u64,
@@ -271,7 +271,7 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
 }
 
 /// `innodb-inspect segments`: every file segment and every index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentsReport {
     /// The file.
     #[serde(flatten)]
@@ -299,7 +299,7 @@ impl SegmentsReport {
 }
 
 /// A symbol of the extent illustration and what it stands for.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct LegendEntry {
     /// The character used in `cells`.
     pub symbol: char,
@@ -313,7 +313,7 @@ pub struct LegendEntry {
 }
 
 /// One extent in the `extents` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExtentRow {
     /// First page.
     pub first_page: u32,
@@ -331,7 +331,7 @@ pub struct ExtentRow {
 }
 
 /// `innodb-inspect extents`: one row per extent, with a page map.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExtentsReport {
     /// The file.
     #[serde(flatten)]
@@ -497,7 +497,7 @@ impl ExtentsReport {
 
 /// The bookkeeping extents of the file (those holding an XDES page after page 0)
 /// and the pages left unused in them: the waste of MySQL Bug #67963.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct XdesExtentWaste {
     /// Extents holding an XDES page (page 0's extent not counted).
     pub extents: u64,
@@ -508,7 +508,7 @@ pub struct XdesExtentWaste {
 }
 
 /// `innodb-inspect waste`: where the file's pages go.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WasteReport {
     /// The file.
     #[serde(flatten)]
