@@ -70,7 +70,7 @@ pub fn run(
 }
 
 /// The reports of the files given, as one JSON object naming them.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct Reports<'r> {
     /// One per file, in the order given.
     pub reports: &'r [DoublewriteReport],
