@@ -100,7 +100,10 @@ fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
 }
 
 /// The argument lists run, each with the command whose schema applies.
-fn runs(fx: &Path) -> Vec<(&'static str, Vec<OsString>)> {
+/// `tmp` holds `misfit.sql` (a CREATE TABLE that does not fit t_random)
+/// and the tablespaces `carve` reads, inflated (it reads bytes as they are).
+fn runs(fx: &Path, tmp: &Path) -> Vec<(&'static str, Vec<OsString>)> {
+    let misfit = tmp.join("misfit.sql");
     let p = fx.join("p16k/files");
     let m = fx.join("mysql-p16k/files");
     let u = fx.join("p16k-undo/files");
@@ -191,6 +194,17 @@ fn runs(fx: &Path) -> Vec<(&'static str, Vec<OsString>)> {
             with(dd(&u), &["records", "test/t_undo", "--deleted"]),
         ),
         (
+            "records",
+            vec![
+                "records".into(),
+                random.clone(),
+                "--ddl".into(),
+                misfit.as_os_str().to_owned(),
+                "--limit".into(),
+                "3".into(),
+            ],
+        ),
+        (
             "schema",
             vec!["schema".into(), t(&p, "test/t_types.ibd.gz")],
         ),
@@ -201,13 +215,18 @@ fn runs(fx: &Path) -> Vec<(&'static str, Vec<OsString>)> {
         ("doublewrite", with(dd(&m), &["doublewrite", "--all"])),
         (
             "carve",
-            vec!["carve".into(), random.clone(), t(&m, "test/t_blob.ibd.gz")],
+            vec![
+                "carve".into(),
+                support::gunzip_into(&p.join("test/t_random.ibd.gz"), tmp).into(),
+                support::gunzip_into(&m.join("test/t_blob.ibd.gz"), tmp).into(),
+            ],
         ),
     ]
 }
 
-/// Every command's JSON on the fixtures validates against its schema: 16
-/// commands and more, every form of each; and the same validator rejects
+/// Every command's JSON on the fixtures validates against its schema: all
+/// 20 commands with JSON, every form of each (a `records` finding line
+/// from a CREATE TABLE that does not fit, exit 1); and the same validator rejects
 /// a document with a key its type does not have, a number as text, and a
 /// wrong version, so that a pass says something.
 #[test]
@@ -216,7 +235,16 @@ fn every_commands_json_on_the_fixtures_fits_its_schema() {
     let mut failures = Vec::new();
     let mut commands = std::collections::BTreeSet::new();
     let mut checked = 0;
-    for (command, args) in runs(&fx) {
+    // A CREATE TABLE that does not fit t_random: rows, then a finding line.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("misfit.sql"),
+        "CREATE TABLE t (id INT PRIMARY KEY, x BIGINT UNSIGNED)",
+    )
+    .unwrap();
+    let mut findings = 0;
+    let mut carved = 0;
+    for (command, args) in runs(&fx, tmp.path()) {
         let v = validator(command);
         let (docs, code) = documents(&args);
         assert!(matches!(code, Some(0 | 1)), "{args:?}: exit {code:?}");
@@ -228,6 +256,8 @@ fn every_commands_json_on_the_fixtures_fits_its_schema() {
                 break;
             }
             assert_eq!(doc["format_version"], 1, "{args:?}");
+            findings += usize::from(doc.get("finding").is_some());
+            carved += doc["spaces"].as_array().map_or(0, Vec::len);
             checked += 1;
         }
         commands.insert(command);
@@ -242,6 +272,8 @@ fn every_commands_json_on_the_fixtures_fits_its_schema() {
         checked > 10_000,
         "{checked} documents (records lines count each)"
     );
+    assert!(findings > 0, "a records finding line was checked");
+    assert_eq!(carved, 2, "carve found both tablespaces");
 
     let v = validator("summary");
     let (docs, _) = documents(&[
