@@ -1580,7 +1580,8 @@ fn trailer_lsn_mismatch_is_reported() {
         });
         if let Some(v) = run.json_or(&mut f) {
             f.check(
-                v["files"][0]["lsn_mismatches"] == serde_json::json!([BODY_PAGE]),
+                v["files"][0]["lsn_mismatches"]
+                    == serde_json::json!({"count": 1, "runs": [[BODY_PAGE, BODY_PAGE]]}),
                 || {
                     format!(
                         "{what}: checksum lsn_mismatches {}",

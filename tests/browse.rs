@@ -790,7 +790,7 @@ fn the_map_at_80x24_without_colour() {
         let want = [
             leaf.symbol.to_string(),
             leaves.to_string(),
-            format!("{:.1}%", leaf.percent),
+            format!("{:.1}%", innodb_analysis::percent(leaf.share)),
             "INDEX".into(),
             "leaf".into(),
         ];

@@ -23,6 +23,7 @@ mod fixtures;
 mod frm;
 mod fuzz_corpus;
 mod hostile_arguments;
+mod json_schema;
 mod mutations;
 mod mysql_dblwr;
 mod mysql_dict;

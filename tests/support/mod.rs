@@ -247,3 +247,15 @@ pub fn json_u64(v: &serde_json::Value) -> Option<u64> {
             .filter(|&n| n > (1 << 53) - 1)
     })
 }
+
+/// A command's JSON object without its `format_version` (asserted to be 1):
+/// the report as a data directory's `files[].report` nests it.
+pub fn unversioned(mut v: serde_json::Value) -> serde_json::Value {
+    let object = v.as_object_mut().expect("a command's JSON is an object");
+    assert_eq!(
+        object.shift_remove("format_version"),
+        Some(serde_json::Value::from(1)),
+        "format_version first"
+    );
+    v
+}

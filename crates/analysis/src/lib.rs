@@ -15,3 +15,9 @@ pub use reports::checksum_report::ChecksumReport;
 pub use reports::page_detail::PageDetail;
 pub use reports::page_list::{PageFilter, PageList, PageRow};
 pub use reports::summary::Summary;
+
+/// A fraction from the JSON of a report (a share, a relative error: to
+/// four decimals) in percent, to two decimals, for text.
+pub fn percent(fraction: f64) -> f64 {
+    (fraction * 10_000.0).round() / 100.0
+}

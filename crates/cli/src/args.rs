@@ -377,6 +377,17 @@ pub enum Command {
         /// The command whose page to write (default: the program's page, which lists the commands).
         command: Option<String>,
     },
+    /// The JSON Schema of a command's --format json (records: of each JSON line), made from the
+    /// types the JSON is written from: `innodb-inspect json-schema summary`. With --write DIR,
+    /// every command's, as DIR/COMMAND.json (docs/schema/ holds them).
+    JsonSchema {
+        /// The command whose schema to print.
+        #[arg(required_unless_present = "write")]
+        command: Option<String>,
+        /// Write every command's schema into this directory instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        write: Option<PathBuf>,
+    },
     /// The slots of MySQL 8.0.20+'s doublewrite files (#ib_16384_0.dblwr) or of the doublewrite
     /// area of a system tablespace: the page each copy is of, whether it verifies, and with
     /// --datadir whether the page in its tablespace is the same, older, newer or torn (the copy

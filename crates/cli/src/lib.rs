@@ -8,6 +8,7 @@ pub mod args;
 pub mod commands;
 mod error;
 pub mod inputs;
+pub mod json_schema;
 pub mod output;
 pub mod pictures;
 mod progress;

@@ -198,7 +198,7 @@ pub fn colour_on(choice: ColorChoice) -> bool {
 /// A report with the file (or files) it is of put first in its JSON object:
 /// `{"file": …, …}` for one, `{"files": […], …}` for several. For reports
 /// whose own model does not name its input (pictures, the undo logs).
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct Named<'r, R: ?Sized> {
     /// The one file.
     #[serde(skip_serializing_if = "Option::is_none")]

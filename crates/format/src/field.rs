@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 /// One decoded field of an on-disk structure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Field {
     /// Absolute byte offset within the page.
     pub offset: usize,
@@ -68,7 +68,7 @@ pub fn page_no_meaning(value: u32) -> Option<String> {
 
 /// A byte within a page of the tablespace: a file address (`fil_addr_t`)
 /// that is not null.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PageAddr {
     /// The page number.
     pub page: u32,
@@ -91,7 +91,7 @@ impl std::fmt::Display for PageAddr {
 
 /// Where a field points: typed, so that a viewer follows it without
 /// reading the field's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Pointer {
     /// A page of this tablespace.

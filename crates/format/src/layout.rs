@@ -180,7 +180,7 @@ macro_rules! layout {
         )*
 
         $(#[$smeta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
         pub struct $name {
             $(
                 #[doc = concat!("The fields shared with related structures ([`", stringify!($common), "`]).")]

@@ -7,7 +7,7 @@ use crate::FormatError;
 use serde::Serialize;
 
 /// A titled group of fields (one on-disk structure).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Section {
     /// The structure's name.
     pub title: String,

@@ -11,7 +11,7 @@ use crate::FormatError;
 use serde::Serialize;
 
 /// The layout facts every page of a tablespace shares.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SpaceFormat {
     /// Decoded `FSP_SPACE_FLAGS`.
     pub flags: DecodedFlags,

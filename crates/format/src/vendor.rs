@@ -4,7 +4,7 @@ use serde::Serialize;
 
 /// The server family that wrote a file. Decides the meaning of codes that the
 /// vendors use differently (page type 18, flag bits, the roll-pointer id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Vendor {
     /// Oracle MySQL (or Percona Server).

@@ -159,7 +159,7 @@ pub fn raster(r: &Raster, colour: bool) -> String {
             out,
             " {:>count_w$} {unit} {:>6.2}%  {}",
             item.pages,
-            item.percent,
+            innodb_analysis::percent(item.share),
             safe(&item.label)
         );
     }

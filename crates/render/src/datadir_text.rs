@@ -155,7 +155,7 @@ pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
             w.reserved_unused_pages,
             w.fragment_unused_pages,
             w.free_pages,
-            w.waste_percent
+            innodb_analysis::percent(w.waste_share)
         );
     }
     let t = &r.totals;
@@ -168,7 +168,7 @@ pub fn waste(r: &DatadirReport<WasteReport, WasteTotals>) -> String {
         t.reserved_unused_pages,
         t.fragment_unused_pages,
         t.free_pages,
-        t.waste_percent
+        innodb_analysis::percent(t.waste_share)
     );
     let _ = writeln!(
         o,

@@ -2,17 +2,53 @@
 
 use serde::Serialize;
 
-/// Pretty-printed JSON of any report, with a trailing newline; integers
-/// past 2^53 − 1 as strings ([`exact_integers`]).
+/// The version of the JSON every command writes: the first key,
+/// `"format_version"`, of every JSON object a command writes whole, of the
+/// streamed `pages` object, and of every line of `records`' JSON lines.
+/// Raised when a field is removed, renamed or changes type or meaning;
+/// fields may be added within a version. Written only by this module.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The key that carries [`FORMAT_VERSION`].
+pub const VERSION_KEY: &str = "format_version";
+
+/// A report with [`FORMAT_VERSION`] put first in its JSON object.
+#[derive(Serialize)]
+struct Versioned<'r, T: ?Sized> {
+    format_version: u32,
+    #[serde(flatten)]
+    report: &'r T,
+}
+
+/// Pretty-printed JSON of any report (a JSON object: a struct or a map),
+/// with [`FORMAT_VERSION`] as its first key and a trailing newline;
+/// integers past 2^53 − 1 as strings ([`exact_integers`]).
 pub fn render<T: Serialize + ?Sized>(report: &T) -> String {
+    let versioned = Versioned {
+        format_version: FORMAT_VERSION,
+        report,
+    };
     // Serialising plain structs with string keys cannot fail.
-    let mut s =
-        serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s = serde_json::to_string_pretty(&versioned)
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     match exact_integers(&s) {
         std::borrow::Cow::Borrowed(_) => s,
         std::borrow::Cow::Owned(safe) => safe,
     }
+}
+
+/// One JSON line (compact, with its newline) of a JSON-lines output: the
+/// object `value` with [`FORMAT_VERSION`] as its first key.
+pub fn line<T: Serialize + ?Sized>(value: &T) -> String {
+    let versioned = Versioned {
+        format_version: FORMAT_VERSION,
+        report: value,
+    };
+    let mut s =
+        serde_json::to_string(&versioned).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
 }
 
 /// `records` as JSON lines: one object per row, `{"page", "origin",
@@ -42,6 +78,7 @@ pub fn records_line(
         );
     }
     let mut line = serde_json::Map::new();
+    line.insert(VERSION_KEY.into(), FORMAT_VERSION.into());
     line.insert("page".into(), row.page.into());
     line.insert("origin".into(), row.origin.into());
     line.insert("deleted".into(), row.deleted.into());
@@ -90,7 +127,7 @@ pub fn records_line_keyed(
     let state = serde_json::to_string(&row.state).unwrap_or_default();
     let _ = write!(
         out,
-        "{{\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},",
+        "{{\"{VERSION_KEY}\":{FORMAT_VERSION},\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},",
         row.page, row.origin, row.deleted
     );
     if let Some(t) = &row.trx {
@@ -137,8 +174,7 @@ pub fn records_line_keyed(
 pub fn records_findings(r: &innodb_analysis::rows::records::RecordsReport) -> String {
     let mut out = String::new();
     for f in &r.findings {
-        out.push_str(&serde_json::json!({ "finding": f }).to_string());
-        out.push('\n');
+        out.push_str(&line(&serde_json::json!({ "finding": f })));
     }
     out
 }
@@ -233,10 +269,16 @@ pub mod pages_stream {
     use innodb_space::Finding;
     use std::collections::BTreeMap;
 
-    /// Everything before the first row.
-    pub fn head(file: &str) -> String {
+    /// Everything before the first row, [`FORMAT_VERSION`](super::FORMAT_VERSION)
+    /// first when `top` (the whole output, not a report nested in another).
+    pub fn head(file: &str, top: bool) -> String {
+        let version = if top {
+            format!("\n  \"{}\": {},", super::VERSION_KEY, super::FORMAT_VERSION)
+        } else {
+            String::new()
+        };
         format!(
-            "{{\n  \"file\": {},\n  \"pages\": [",
+            "{{{version}\n  \"file\": {},\n  \"pages\": [",
             serde_json::to_string(file).unwrap_or_else(|_| "\"\"".into())
         )
     }
@@ -296,7 +338,9 @@ pub mod datadir_pages_stream {
             )
         };
         format!(
-            "{{\n  \"datadir\": {},\n  \"server\": {},{skipped}\n  \"files\": [",
+            "{{\n  \"{}\": {},\n  \"datadir\": {},\n  \"server\": {},{skipped}\n  \"files\": [",
+            super::VERSION_KEY,
+            super::FORMAT_VERSION,
             serde_json::to_string(datadir).unwrap_or_else(|_| "\"\"".into()),
             super::pages_stream::indent(&server, 2).trim_start()
         )

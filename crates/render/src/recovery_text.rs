@@ -120,7 +120,5 @@ pub fn trx_summary_json(open: &OpenTransactions, counts: &RecoveryCounts, view: 
             "counts": counts,
         }
     });
-    let mut s = line.to_string();
-    s.push('\n');
-    s
+    crate::json::line(&line)
 }

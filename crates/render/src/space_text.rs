@@ -89,7 +89,7 @@ fn index_table(o: &mut String, rows: &[IndexRow]) {
             r.non_leaf_pages,
             r.blob_pages,
             r.reserved_unused_pages,
-            r.file_percent,
+            innodb_analysis::percent(r.file_share),
             named(&r.name)
         );
     }
@@ -207,7 +207,7 @@ pub fn waste(r: &WasteReport) -> String {
         r.reclaimable_pages,
         plural(r.reclaimable_pages, "page", "pages"),
         r.reclaimable_mib,
-        r.reclaimable_percent
+        innodb_analysis::percent(r.reclaimable_share)
     );
     let _ = writeln!(
         o,
@@ -217,7 +217,11 @@ pub fn waste(r: &WasteReport) -> String {
         r.preallocated_mib,
         pct(r.preallocated_pages, f)
     );
-    let _ = writeln!(o, "Not in use        {:.2}% of the file", r.waste_percent);
+    let _ = writeln!(
+        o,
+        "Not in use        {:.2}% of the file",
+        innodb_analysis::percent(r.waste_share)
+    );
     let x = &r.xdes_extents;
     if x.extents > 0 {
         let _ = writeln!(
@@ -583,11 +587,11 @@ pub fn count(r: &innodb_analysis::reports::count_report::CountReport) -> String 
             i.delete_marked,
             i.leaf_pages,
             i.estimated_rows,
-            i.estimate_error_percent,
+            innodb_analysis::percent(i.estimate_error),
             i.data_length,
             i.avg_row_length,
             i.length_estimate_rows,
-            i.length_estimate_error_percent,
+            innodb_analysis::percent(i.length_estimate_error),
             named(&i.name)
         );
     }

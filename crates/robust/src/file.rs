@@ -126,6 +126,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "reads no file: prints manual pages made from the argument definitions (tests/setup.rs)",
     ),
     (
+        "json-schema",
+        "reads no file: prints schemas made from the report types (tests/json_schema.rs)",
+    ),
+    (
         "browse",
         "needs a terminal: tests/browse.rs drives its library (App) instead",
     ),

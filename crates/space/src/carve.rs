@@ -41,7 +41,7 @@ const MAX_PAGE: usize = 65536;
 pub const CARVE_CHUNK: usize = 1 << 20;
 
 /// What is kept of one page found: where it is and what its header says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CarvedPage {
     /// Which input (position in the list given) the page was found in.
     pub input: u32,
@@ -93,7 +93,7 @@ impl CarvedPage {
 }
 
 /// What a whole scan of one input read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CarveStats {
     /// Bytes read.
     pub bytes: u64,

@@ -8,7 +8,7 @@ use innodb_format::sys::trx_sys::{Doublewrite, TRX_SYS_PAGE_NO};
 use serde::Serialize;
 
 /// Where the doublewrite blocks lie in the system tablespace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DoublewriteArea {
     /// The header as read from TRX_SYS.
     pub header: Doublewrite,

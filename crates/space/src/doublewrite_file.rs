@@ -27,7 +27,7 @@ pub const MAX_READ: usize = 1 << 30;
 
 /// What a doublewrite file's name says: `#ib_<page size>_<number>.dblwr`
 /// (or `.bdblwr`), with `.gz` for a gzip copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DoublewriteName {
     /// `innodb_page_size` of the server that wrote it.
     pub page_size: usize,
@@ -58,7 +58,7 @@ pub fn parse_name(file_name: &str) -> Option<DoublewriteName> {
 }
 
 /// Which kind of doublewrite file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DoublewriteKind {
     /// `.dblwr`: slots of page copies.
@@ -68,7 +68,7 @@ pub enum DoublewriteKind {
 }
 
 /// How the slot size was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SlotSizeSource {
     /// The file's name.
@@ -80,7 +80,7 @@ pub enum SlotSizeSource {
 }
 
 /// Which part of a `.dblwr` file a slot is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SlotArea {
     /// A batch segment: the page cleaners' batches.
@@ -106,7 +106,7 @@ pub struct DoublewriteFile {
 }
 
 /// How a copy in a slot verifies when read on its own.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CopyCheck {
     /// The verdict.
     pub verdict: ChecksumVerdict,

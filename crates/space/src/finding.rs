@@ -3,7 +3,9 @@
 use serde::Serialize;
 
 /// What kind of problem a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     /// No checksum algorithm matches the page.
@@ -80,7 +82,7 @@ impl FindingKind {
 }
 
 /// One problem, located as precisely as the format allows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     /// What kind of problem.
     pub kind: FindingKind,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Findings counted by kind, the first [`FindingLog::PER_KIND`] of each kept.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FindingLog {
     /// The kept findings, in the order they were made.
     kept: Vec<Finding>,

@@ -13,7 +13,7 @@ use innodb_format::space_format::SpaceFormat;
 use serde::Serialize;
 
 /// What checking one page found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PageCheck {
     /// Position of the page in the file.
     pub page_no: u32,

@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// Who a segment belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SegmentOwner {
     /// The leaf pages of an index (`PAGE_BTR_SEG_LEAF` of its root).
@@ -108,7 +108,7 @@ impl SegmentOwner {
 }
 
 /// One file segment (an INODE entry in use).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Segment {
     /// `FSEG_ID`.
     pub id: u64,

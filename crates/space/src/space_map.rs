@@ -23,7 +23,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// The list an extent was found on by walking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "list", content = "segment")]
 pub enum ExtentList {
     /// `FSP_FREE`.
@@ -41,7 +41,7 @@ pub enum ExtentList {
 }
 
 /// One extent as its descriptor gives it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Extent {
     /// First page of the extent.
     pub first_page: u32,
@@ -59,7 +59,7 @@ pub struct Extent {
 }
 
 /// A space-level list: its base and what walking it found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpaceList {
     /// Name (`FSP_FREE`, …).
     pub name: &'static str,

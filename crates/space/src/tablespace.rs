@@ -78,7 +78,7 @@ pub struct OpenOptions {
 }
 
 /// How the page size was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PageSizeSource {
     /// From `FSP_SPACE_FLAGS` on page 0.

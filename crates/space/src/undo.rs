@@ -26,7 +26,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
 /// Undo records counted by type and table.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RecordCounts {
     /// Records.
     pub records: u64,
@@ -67,7 +67,7 @@ impl RecordCounts {
 }
 
 /// One undo record as stored, kept for listing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoRecordRaw {
     /// Tablespace.
     pub space_id: u32,
@@ -96,7 +96,7 @@ pub struct Keep {
 }
 
 /// One undo log (one transaction's undo records in one segment).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoLog {
     /// Space id of the tablespace holding it.
     pub space_id: u32,
@@ -113,7 +113,7 @@ pub struct UndoLog {
 }
 
 /// The transaction id and commit number of an undo log header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LogIds {
     /// `TRX_UNDO_TRX_ID`.
     pub trx_id: u64,
@@ -123,7 +123,7 @@ pub struct LogIds {
 
 /// An undo segment: in a rollback segment slot, or, once a commit took it
 /// out of its slot for purge (`to_purge`), found through the history.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoSegment {
     /// Slot number; `None` for a segment found through the history only.
     pub slot: Option<usize>,
@@ -153,7 +153,7 @@ pub struct UndoSegment {
 }
 
 /// A rollback segment.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RollbackSegment {
     /// Its slot: in the TRX_SYS page (the id is the slot), or in the
     /// RSEG_ARRAY page of its undo tablespace (the id is the slot there).
@@ -184,7 +184,7 @@ pub struct RollbackSegment {
 }
 
 /// The undo state of a server.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoState {
     /// `TRX_SYS_TRX_ID_STORE`.
     pub trx_id_store: u64,

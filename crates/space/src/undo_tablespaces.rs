@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 pub const MYSQL_8_0_14: u32 = 80014;
 
 /// Where a rollback segment's header page is listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RsegDirectory {
     /// A slot of the system tablespace's TRX_SYS page (every rollback
@@ -35,7 +35,7 @@ pub enum RsegDirectory {
 }
 
 /// What an undo tablespace's RSEG_ARRAY page holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RsegArraySummary {
     /// `RSEG_ARRAY_VERSION_OFFSET` is `RSEG_ARRAY_VERSION`.
     pub version_ok: bool,
@@ -50,7 +50,7 @@ pub struct RsegArraySummary {
 }
 
 /// One undo tablespace given.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct UndoTablespace {
     /// Its file's name.
     pub file: String,

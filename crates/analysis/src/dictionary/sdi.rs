@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The objects of one SDI.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct SdiObjects {
     /// Its tables (several in a general tablespace; none in a partition
     /// file but the first of its table).

@@ -14,7 +14,7 @@ use innodb_space::{Finding, PageCheck, Tablespace};
 use serde::Serialize;
 
 /// What the cells of a heatmap show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HeatmapBy {
     /// The page's LSN, ranked between the oldest and the newest page.
@@ -169,7 +169,7 @@ impl Classes {
             colour,
             symbol: '?',
             pages: 0,
-            percent: 0.0,
+            share: 0.0,
             shaded: false,
         });
         (self.keys.len() - 1) as u16
@@ -408,10 +408,10 @@ fn finish(
     let mut legend = classes.items;
     let total: u64 = legend.iter().map(|i| i.pages).sum();
     for item in &mut legend {
-        item.percent = if total == 0 {
+        item.share = if total == 0 {
             0.0
         } else {
-            (item.pages as f64 * 10000.0 / total as f64).round() / 100.0
+            (item.pages as f64 * 10000.0 / total as f64).round() / 10000.0
         };
     }
     Raster {

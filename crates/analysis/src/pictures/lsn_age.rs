@@ -8,7 +8,7 @@ use super::{palette, Histogram};
 use serde::Serialize;
 
 /// How LSNs are mapped to bands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LsnScale {
     /// Band `b` is the `b`-th tenth of the LSN range from the oldest to the

@@ -48,11 +48,11 @@ pub fn shade(c: Rgb, level: f32) -> Rgb {
 }
 
 /// A colour, red, green, blue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
 /// One entry of a picture's legend: a class of cells.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LegendItem {
     /// What the colour stands for.
     pub label: String,
@@ -62,8 +62,9 @@ pub struct LegendItem {
     pub symbol: char,
     /// Pages of this class.
     pub pages: u64,
-    /// Share of the pages drawn, in percent.
-    pub percent: f64,
+    /// Share of the pages drawn, a fraction from 0 to 1 (to four
+    /// decimals; text shows it in percent).
+    pub share: f64,
     /// Its cells are shaded by their level (the indexes of a fill map):
     /// see [`shade`].
     pub shaded: bool,
@@ -73,7 +74,7 @@ pub struct LegendItem {
 pub const NO_CLASS: u16 = u16::MAX;
 
 /// One cell of a raster.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Cell {
     /// Index into the legend, or [`NO_CLASS`].
     pub class: u16,
@@ -83,7 +84,7 @@ pub struct Cell {
 }
 
 /// What the level of the cells means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LevelMeaning {
     /// Every cell is drawn full.
@@ -93,7 +94,7 @@ pub enum LevelMeaning {
 }
 
 /// A histogram drawn under a map.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Histogram {
     /// What it counts.
     pub title: String,
@@ -108,7 +109,7 @@ pub struct Histogram {
 }
 
 /// A map of a tablespace, one cell per page or per run of pages.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Raster {
     /// What is shown.
     pub title: String,
@@ -186,7 +187,10 @@ impl Raster {
             let _ = writeln!(
                 s,
                 "  {} #{r:02x}{g:02x}{b:02x} {:>8} {:>6.2}%  {}",
-                item.symbol, item.pages, item.percent, item.label
+                item.symbol,
+                item.pages,
+                crate::percent(item.share),
+                item.label
             );
         }
         let width = self
@@ -210,7 +214,7 @@ impl Raster {
 }
 
 /// A series of a chart.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Series {
     /// Its name, beside its bars.
     pub name: String,
@@ -225,7 +229,7 @@ pub struct Series {
 }
 
 /// How a chart is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChartKind {
     /// Grouped bars: one group per category, one bar per series; a point's
@@ -236,7 +240,7 @@ pub enum ChartKind {
 }
 
 /// A bar or line chart.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Chart {
     /// What is shown.
     pub title: String,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One input that was scanned.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CarvedInput {
     /// The path as given.
     pub path: String,
@@ -18,7 +18,7 @@ pub struct CarvedInput {
 }
 
 /// The pages of one tablespace found in the inputs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CarvedSpace {
     /// `FIL_PAGE_SPACE_ID` of its pages.
     pub space_id: u32,
@@ -74,7 +74,7 @@ impl CarvedSpace {
 }
 
 /// Everything `carve` found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CarveReport {
     /// The inputs, in the order given.
     pub inputs: Vec<CarvedInput>,

@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A page that failed verification.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct BadPage {
     /// Page number.
     pub page: u32,
@@ -23,7 +23,7 @@ pub struct BadPage {
 }
 
 /// The verification result for one file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ChecksumReport {
     /// The file as given.
     pub file: String,

@@ -19,7 +19,7 @@ use serde::Serialize;
 pub const DEFAULT_SAMPLE_PAGES: usize = 20;
 
 /// One index's counts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexCount {
     /// `PAGE_INDEX_ID`.
     pub index_id: u64,
@@ -38,20 +38,21 @@ pub struct IndexCount {
     pub sampled_pages: usize,
     /// Mean records per sampled leaf × leaf pages.
     pub estimated_rows: u64,
-    /// (estimated − exact) / exact, in percent.
-    pub estimate_error_percent: f64,
+    /// (estimated − exact) / exact: the relative error, a fraction (to
+    /// four decimals; negative when the estimate is low).
+    pub estimate_error: f64,
     /// The index's reserved pages × page size (`DATA_LENGTH` for a clustered index).
     pub data_length: u64,
     /// Mean bytes per record on the sampled leaves, headers included (`AVG_ROW_LENGTH`).
     pub avg_row_length: f64,
     /// `data_length / avg_row_length`.
     pub length_estimate_rows: u64,
-    /// (length estimate − exact) / exact, in percent.
-    pub length_estimate_error_percent: f64,
+    /// (length estimate − exact) / exact: the relative error, a fraction.
+    pub length_estimate_error: f64,
 }
 
 /// The `count` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CountReport {
     /// The file.
     #[serde(flatten)]
@@ -84,11 +85,11 @@ impl Rng {
     }
 }
 
-fn error_percent(estimate: u64, exact: u64) -> f64 {
+fn relative_error(estimate: u64, exact: u64) -> f64 {
     if exact == 0 {
         0.0
     } else {
-        ((estimate as f64 - exact as f64) / exact as f64 * 10000.0).round() / 100.0
+        ((estimate as f64 - exact as f64) / exact as f64 * 10000.0).round() / 10000.0
     }
 }
 
@@ -160,11 +161,11 @@ impl CountReport {
                 leaf_pages,
                 sampled_pages: samples.len(),
                 estimated_rows: estimated,
-                estimate_error_percent: error_percent(estimated, exact),
+                estimate_error: relative_error(estimated, exact),
                 data_length,
                 avg_row_length: (avg * 100.0).round() / 100.0,
                 length_estimate_rows: length_estimate,
-                length_estimate_error_percent: error_percent(length_estimate, exact),
+                length_estimate_error: relative_error(length_estimate, exact),
             });
         }
         CountReport {

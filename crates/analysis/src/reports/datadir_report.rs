@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// One file's report, or why it could not be made.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct FileResult<R> {
     /// The file.
     pub file: String,
@@ -66,7 +66,7 @@ pub fn over_files<R: Send>(
 }
 
 /// A report over a data directory: every file's, and the totals.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DatadirReport<R, T> {
     /// The directory.
     pub datadir: String,
@@ -87,7 +87,7 @@ pub fn sum<R>(files: &[FileResult<R>], f: impl Fn(&R) -> u64) -> u64 {
 }
 
 /// Totals of `summary` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct SummaryTotals {
     /// Files read.
     pub files: usize,
@@ -130,7 +130,7 @@ impl SummaryTotals {
 }
 
 /// Totals of `checksum` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ChecksumTotals {
     /// Files read.
     pub files: usize,
@@ -169,7 +169,7 @@ impl ChecksumTotals {
 }
 
 /// Totals of `waste` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct WasteTotals {
     /// Files read.
     pub files: usize,
@@ -195,8 +195,8 @@ pub struct WasteTotals {
     pub preallocated_pages: u64,
     /// The same in MiB.
     pub preallocated_mib: f64,
-    /// (pages − used) / pages, in percent.
-    pub waste_percent: f64,
+    /// (pages − used) / pages, a fraction from 0 to 1.
+    pub waste_share: f64,
 }
 
 /// The sum of a MiB figure over the files with a report, to two decimals.
@@ -222,17 +222,17 @@ impl WasteTotals {
             reclaimable_mib: sum_mib(files, |r| r.reclaimable_mib),
             preallocated_pages: sum(files, |r| r.preallocated_pages),
             preallocated_mib: sum_mib(files, |r| r.preallocated_mib),
-            waste_percent: if pages == 0 {
+            waste_share: if pages == 0 {
                 0.0
             } else {
-                ((pages - used.min(pages)) as f64 * 10000.0 / pages as f64).round() / 100.0
+                ((pages - used.min(pages)) as f64 * 10000.0 / pages as f64).round() / 10000.0
             },
         }
     }
 }
 
 /// Totals of `indexes` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct IndexesTotals {
     /// Files read.
     pub files: usize,
@@ -271,7 +271,7 @@ impl IndexesTotals {
 }
 
 /// Totals of a report that has no sums of its own: how many files.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct FileTotals {
     /// Files read.
     pub files: usize,

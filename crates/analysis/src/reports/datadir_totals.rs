@@ -6,7 +6,7 @@ use crate::reports::sdi_report::SdiReport;
 use serde::Serialize;
 
 /// Totals of `pages` over a data directory, counted as the files are listed.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct PagesTotals {
     /// Files read.
     pub files: usize,
@@ -17,7 +17,7 @@ pub struct PagesTotals {
 }
 
 /// Totals of `sdi` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct SdiTotals {
     /// Files read.
     pub files: usize,

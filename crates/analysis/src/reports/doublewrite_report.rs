@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How a copy stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SlotState {
     /// Not compared: no tablespaces were given.
@@ -81,7 +81,7 @@ impl SlotState {
 }
 
 /// One slot holding a copy.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CopySlot {
     /// The slot's number.
     pub slot: u32,
@@ -129,7 +129,7 @@ pub struct CopySlot {
 }
 
 /// How an entry of a reduced batch file stands to the page it names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryState {
     /// Not compared: no tablespaces were given.
@@ -163,7 +163,7 @@ impl EntryState {
 }
 
 /// One entry of a reduced batch file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct EntryReport {
     /// The batch page (slot) holding it.
     pub batch_page: u32,
@@ -186,7 +186,7 @@ pub struct EntryReport {
 }
 
 /// What kind of place holds the copies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// A `.dblwr` file (MySQL 8.0.20+).
@@ -198,7 +198,7 @@ pub enum SourceKind {
 }
 
 /// One source's slots.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DoublewriteReport {
     /// The file as given.
     pub file: String,
@@ -530,7 +530,7 @@ fn entry_against(
 }
 
 /// The copies crash recovery would write, over every source.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Restore {
     /// The tablespace, relative to the directory.
     pub tablespace: String,
@@ -547,7 +547,7 @@ pub struct Restore {
 }
 
 /// Totals of `doublewrite` over a data directory.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct DoublewriteTotals {
     /// Sources read.
     pub files: usize,

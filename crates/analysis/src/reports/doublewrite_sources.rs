@@ -214,7 +214,7 @@ fn mysql_undo_number(space_id: u32) -> Option<u32> {
 }
 
 /// A good copy of a page: where it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Rescue {
     /// The page of the tablespace.
     pub page: u32,

@@ -20,7 +20,7 @@ use serde::Serialize;
 pub const FILL_BUCKETS: usize = 11;
 
 /// One level of one index.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct LevelStats {
     /// `PAGE_LEVEL` (0 = leaves).
     pub level: u16,
@@ -47,7 +47,7 @@ pub struct LevelStats {
 }
 
 /// How the leaves lie on disk, in key order.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct LeafLocality {
     /// Leaf pages in the chain.
     pub leaves: u64,
@@ -65,7 +65,7 @@ pub struct LeafLocality {
 }
 
 /// How the pages of a ROW_FORMAT=COMPRESSED index use their bytes.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct CompressionStats {
     /// Physical (zip) page size.
     pub physical_page_size: usize,
@@ -87,7 +87,7 @@ pub struct CompressionStats {
 }
 
 /// One index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexStats {
     /// `PAGE_INDEX_ID`.
     pub index_id: u64,
@@ -127,7 +127,7 @@ pub struct IndexStats {
 }
 
 /// The `indexes` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexesReport {
     /// The file.
     #[serde(flatten)]

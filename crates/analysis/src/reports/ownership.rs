@@ -12,7 +12,7 @@ use innodb_space::{Finding, FindingKind, FindingLog, PageCheck, Tablespace};
 use serde::Serialize;
 
 /// What a page is used for, according to the space-management structures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PageUse {
     /// Page 0, an XDES page, an IBUF_BITMAP page or an INODE page.
@@ -164,7 +164,7 @@ pub fn classify(map: &SpaceMap, n: u32, findings: &mut Vec<Finding>) -> PageUse 
 }
 
 /// Pages of one segment as the scan saw them.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct SegmentPages {
     /// Pages the segment uses.
     pub used: u64,
@@ -183,7 +183,7 @@ pub struct SegmentPages {
 }
 
 /// Pages by use, over the whole file.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct PageUseCounts {
     /// FSP_HDR, XDES, IBUF_BITMAP and INODE pages.
     pub bookkeeping: u64,

@@ -24,7 +24,7 @@ use serde::Serialize;
 pub use innodb_format::section::Section;
 
 /// Everything decoded about one page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PageDetail {
     /// The file as given.
     pub file: String,

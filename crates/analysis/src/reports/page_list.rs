@@ -19,7 +19,7 @@ pub struct PageFilter {
 }
 
 /// One page of the listing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PageRow {
     /// Page number (position in the file).
     pub page: u32,
@@ -62,7 +62,7 @@ pub struct PageRow {
 }
 
 /// The page listing of one file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PageList {
     /// The file as given.
     pub file: String,

@@ -91,30 +91,36 @@ impl fmt::Display for PageRanges {
     }
 }
 
-/// Serialised as the list of pages while it is short (at most
-/// [`PageRanges::LISTED`]), else as `{"count": N, "runs": [[first, last], …]}`.
+/// A [`PageRanges`] as JSON: one shape however many pages.
+#[derive(Serialize, schemars::JsonSchema)]
+struct Runs<'a> {
+    /// How many pages.
+    count: u64,
+    /// The runs `[first, last]`, ascending; a single page is `[n, n]`.
+    runs: &'a [(u32, u32)],
+}
+
+/// Serialised as `{"count": N, "runs": [[first, last], …]}`, whatever the
+/// number of pages (one JSON type for a field, always).
 impl Serialize for PageRanges {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.count <= Self::LISTED {
-            s.collect_seq(self.pages())
-        } else {
-            #[derive(Serialize)]
-            struct Runs<'a> {
-                count: u64,
-                runs: &'a [(u32, u32)],
-            }
-            Runs {
-                count: self.count,
-                runs: &self.runs,
-            }
-            .serialize(s)
+        Runs {
+            count: self.count,
+            runs: &self.runs,
         }
+        .serialize(s)
     }
 }
 
-impl PageRanges {
-    /// Sets of up to this many pages are listed page by page in JSON.
-    pub const LISTED: u64 = 1000;
+/// The schema of what [`Serialize`] writes.
+impl schemars::JsonSchema for PageRanges {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PageRanges".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Runs::json_schema(generator)
+    }
 }
 
 #[cfg(test)]
@@ -142,12 +148,12 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_string(&r).ok().as_deref(),
-            Some("[3,4,5,6,7,9,12,13,14,20]")
+            Some(r#"{"count":10,"runs":[[3,7],[9,9],[12,14],[20,20]]}"#)
         );
     }
 
     #[test]
-    fn long_sets_serialise_as_runs() {
+    fn long_sets_serialise_as_short_ones() {
         let mut r = PageRanges::new();
         for p in 0..5000 {
             r.push(p * 2);

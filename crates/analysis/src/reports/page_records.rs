@@ -13,7 +13,7 @@ use serde::Serialize;
 pub const SHOWN_BYTES: usize = 64;
 
 /// One record of the list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RecordRow {
     /// Origin (page offset of the first data byte).
     pub origin: usize,
@@ -42,7 +42,7 @@ pub struct RecordRow {
 }
 
 /// Everything about a page's records.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PageRecords {
     /// Record format.
     pub format: RecordFormat,

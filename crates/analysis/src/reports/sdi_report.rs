@@ -13,7 +13,7 @@ use serde::Serialize;
 pub use innodb_format::index::sdi::SDI_INDEX_ID;
 
 /// One SDI object.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SdiEntry {
     /// Object type: 1 table, 2 tablespace.
     #[serde(rename = "type")]
@@ -25,7 +25,7 @@ pub struct SdiEntry {
 }
 
 /// The `sdi` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SdiReport {
     /// The file.
     #[serde(flatten)]

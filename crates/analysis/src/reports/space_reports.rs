@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// What every space report says about the file first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpaceHeader {
     /// The file as given.
     pub file: String,
@@ -35,7 +35,7 @@ pub struct SpaceHeader {
 }
 
 /// Findings of a space report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpaceFindings {
     /// Findings by kind.
     pub findings_by_kind: BTreeMap<String, u64>,
@@ -75,7 +75,7 @@ pub fn header(space: &Tablespace, map: &SpaceMap) -> SpaceHeader {
 }
 
 /// One segment in the `segments` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentRow {
     /// `FSEG_ID`.
     pub id: u64,
@@ -112,7 +112,7 @@ pub struct SegmentRow {
 }
 
 /// One index in the `segments` and `waste` reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexRow {
     /// `PAGE_INDEX_ID` of the root.
     pub index_id: u64,
@@ -140,8 +140,8 @@ pub struct IndexRow {
     pub blob_pages: u64,
     /// Reserved pages that are free.
     pub reserved_unused_pages: u64,
-    /// Share of the file the index reserves, in percent.
-    pub file_percent: f64,
+    /// Share of the file the index reserves, a fraction from 0 to 1.
+    pub file_share: f64,
 }
 
 /// `pages` of `page_size` bytes in MiB, to two decimals.
@@ -170,11 +170,12 @@ fn free_at_end(map: &SpaceMap) -> u64 {
     free
 }
 
-fn percent(part: u64, whole: u64) -> f64 {
+/// `part` of `whole`, a fraction from 0 to 1 to four decimals (0 of nothing).
+fn share(part: u64, whole: u64) -> f64 {
     if whole == 0 {
         0.0
     } else {
-        (part as f64 * 10000.0 / whole as f64).round() / 100.0
+        (part as f64 * 10000.0 / whole as f64).round() / 10000.0
     }
 }
 
@@ -245,7 +246,7 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
             non_leaf_pages: 0,
             blob_pages: 0,
             reserved_unused_pages: 0,
-            file_percent: 0.0,
+            file_share: 0.0,
         });
         let reserved = seg.reserved_pages(es);
         let used = seg.used_pages(es);
@@ -265,14 +266,14 @@ pub fn index_rows(account: &SpaceAccount) -> Vec<IndexRow> {
     let file_pages = u64::from(map.page_count);
     rows.into_values()
         .map(|mut r| {
-            r.file_percent = percent(r.size_pages, file_pages);
+            r.file_share = share(r.size_pages, file_pages);
             r
         })
         .collect()
 }
 
 /// `innodb-inspect segments`: every file segment and every index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentsReport {
     /// The file.
     #[serde(flatten)]
@@ -300,7 +301,7 @@ impl SegmentsReport {
 }
 
 /// A symbol of the extent illustration and what it stands for.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct LegendEntry {
     /// The character used in `cells`.
     pub symbol: char,
@@ -320,7 +321,7 @@ pub struct LegendEntry {
 }
 
 /// One extent in the `extents` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExtentRow {
     /// First page.
     pub first_page: u32,
@@ -338,7 +339,7 @@ pub struct ExtentRow {
 }
 
 /// `innodb-inspect extents`: one row per extent, with a page map.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExtentsReport {
     /// The file.
     #[serde(flatten)]
@@ -547,7 +548,7 @@ impl ExtentsReport {
 
 /// The bookkeeping extents of the file (those holding an XDES page after page 0)
 /// and the pages left unused in them: the waste of MySQL Bug #67963.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct XdesExtentWaste {
     /// Extents holding an XDES page (page 0's extent not counted).
     pub extents: u64,
@@ -558,7 +559,7 @@ pub struct XdesExtentWaste {
 }
 
 /// `innodb-inspect waste`: where the file's pages go.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WasteReport {
     /// The file.
     #[serde(flatten)]
@@ -591,8 +592,8 @@ pub struct WasteReport {
     pub reclaimable_pages: u64,
     /// [`reclaimable_pages`](Self::reclaimable_pages) in MiB, to two decimals.
     pub reclaimable_mib: f64,
-    /// Reclaimable pages' share of the file, in percent.
-    pub reclaimable_percent: f64,
+    /// Reclaimable pages' share of the file, a fraction from 0 to 1.
+    pub reclaimable_share: f64,
     /// The file's size in MiB (its pages at the physical page size), to
     /// two decimals.
     pub file_mib: f64,
@@ -600,10 +601,11 @@ pub struct WasteReport {
     pub undescribed_pages: u64,
     /// Used pages that no segment lists.
     pub unaccounted_pages: u64,
-    /// Share of the file not in use: (file − used) / file, in percent.
-    pub waste_percent: f64,
-    /// Each use's share of the file, in percent.
-    pub percent: BTreeMap<&'static str, f64>,
+    /// Share of the file not in use: (file − used) / file, a fraction
+    /// from 0 to 1.
+    pub waste_share: f64,
+    /// Each use's share of the file, a fraction from 0 to 1.
+    pub share: BTreeMap<&'static str, f64>,
     /// Waste in the bookkeeping extents.
     pub xdes_extents: XdesExtentWaste,
     /// Free pages still holding old content (counted in the free uses above).
@@ -625,7 +627,7 @@ impl WasteReport {
         let file_pages = u64::from(map.page_count);
         let used = c.bookkeeping + c.segment;
         let free = c.free_extent + c.beyond_free_limit;
-        let mut percent_map = BTreeMap::new();
+        let mut share_map = BTreeMap::new();
         for (k, v) in [
             ("used", used),
             ("reserved_unused", c.reserved_unused),
@@ -634,7 +636,7 @@ impl WasteReport {
             ("undescribed", c.undescribed),
             ("unaccounted", c.unaccounted),
         ] {
-            percent_map.insert(k, percent(v, file_pages));
+            share_map.insert(k, share(v, file_pages));
         }
         let ps = map.physical_page_size;
         let mut xdes = XdesExtentWaste {
@@ -677,12 +679,12 @@ impl WasteReport {
             preallocated_mib: mib(preallocated),
             reclaimable_pages: reclaimable,
             reclaimable_mib: mib(reclaimable),
-            reclaimable_percent: percent(reclaimable, file_pages),
+            reclaimable_share: share(reclaimable, file_pages),
             file_mib: mib(file_pages),
             undescribed_pages: c.undescribed,
             unaccounted_pages: c.unaccounted,
-            waste_percent: percent(file_pages - used.min(file_pages), file_pages),
-            percent: percent_map,
+            waste_share: share(file_pages - used.min(file_pages), file_pages),
+            share: share_map,
             xdes_extents: xdes,
             free_with_old_content_pages: c.free_with_old_content,
             indexes: index_rows(account),

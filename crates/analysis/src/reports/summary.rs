@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The summary of one tablespace file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// The file as given.
     pub file: String,
@@ -79,7 +79,7 @@ pub struct Summary {
 }
 
 /// The page-compressed pages of a file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PageCompression {
     /// Whose page compression (the first compressed page's).
     pub layout: FrameLayout,
@@ -93,7 +93,7 @@ pub struct PageCompression {
 }
 
 /// The doublewrite area and its copies.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DoublewriteSummary {
     /// First page of block 1.
     pub block1: u32,

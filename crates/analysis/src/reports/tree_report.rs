@@ -12,7 +12,7 @@ use serde::Serialize;
 pub const MIN_KEY_BYTES: usize = 16;
 
 /// One page of a level.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TreePage {
     /// Page number.
     pub page: u32,
@@ -43,7 +43,7 @@ pub struct TreePage {
 }
 
 /// The `tree` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TreeReport {
     /// The file.
     #[serde(flatten)]

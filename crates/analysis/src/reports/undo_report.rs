@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Totals over every rollback segment.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct UndoTotals {
     /// Undo logs in the history lists, as the rollback segment headers count them.
     pub history_list_length: u64,
@@ -33,7 +33,7 @@ pub struct UndoTotals {
 }
 
 /// One rollback segment, summed up.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RsegRow {
     /// Rollback segment id: its TRX_SYS slot, or on MySQL 8.0+ for one of
     /// an undo tablespace its RSEG_ARRAY slot (unique within the tablespace).
@@ -77,7 +77,7 @@ pub struct RsegRow {
 /// (compared byte by byte, as `strncmp`) and, in that file, the greatest
 /// offset (the first rollback segment holding it); when none keeps one, the
 /// TRX_SYS page's (MySQL, MariaDB before 10.3.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Binlog {
     /// The binary log file name as stored (MariaDB stores it with the
     /// directory the server was given, e.g. `./mysql-bin.000001`).
@@ -89,7 +89,7 @@ pub struct Binlog {
 }
 
 /// A table's share of the history.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TableRow {
     /// Table id.
     pub table_id: u64,
@@ -104,7 +104,7 @@ pub struct TableRow {
 
 /// One transaction's undo log in the history, in transaction-number order,
 /// with the history's running totals up to it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TrxRow {
     /// `TRX_UNDO_TRX_ID`.
     pub trx_id: u64,
@@ -132,7 +132,7 @@ pub struct TrxRow {
 
 /// A transaction still in an undo segment (active, or an XA transaction
 /// prepared and not yet committed or rolled back).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct InFlight {
     /// Rollback segment.
     pub rseg: usize,
@@ -158,7 +158,7 @@ pub struct InFlight {
 /// A transaction still in undo segments, over all its segments (a MySQL
 /// transaction that inserts and updates has an insert and an update undo
 /// segment).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct OpenTransaction {
     /// Its transaction id.
     pub trx_id: u64,
@@ -175,7 +175,7 @@ pub struct OpenTransaction {
 }
 
 /// What an undo tablespace holds, as its own pages tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UndoContents {
     /// Undo segments of transactions still in flight (active or prepared).
@@ -190,7 +190,7 @@ pub enum UndoContents {
 }
 
 /// One undo tablespace, summed up.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoTablespaceRow {
     /// What was read of it.
     #[serde(flatten)]
@@ -210,7 +210,7 @@ pub struct UndoTablespaceRow {
 }
 
 /// One undo record of the history, decoded.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoRecordRow {
     /// Tablespace of the record.
     pub space_id: u32,
@@ -330,7 +330,7 @@ fn decode_record(r: &undo::UndoRecordRaw, tables: &UndoTables) -> UndoRecordRow 
 }
 
 /// The `undo` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoReport {
     /// `TRX_SYS_TRX_ID_STORE`.
     pub trx_id_store: u64,
@@ -723,7 +723,7 @@ fn recovered_binlog(state: &undo::UndoState) -> Option<Binlog> {
 }
 
 /// One side of `undo --compare`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoSide {
     /// The data directory (as given).
     pub dir: String,
@@ -741,7 +741,7 @@ pub struct UndoSide {
 
 /// `undo --compare A B`: how the history moved between two copies of one
 /// data directory.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoComparison {
     /// The first copy.
     pub a: UndoSide,

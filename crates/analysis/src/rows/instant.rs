@@ -19,7 +19,7 @@ pub const REC_INFO_VERSION_FLAG: u8 = 0x40;
 pub const REC_INFO_INSTANT_FLAG: u8 = 0x80;
 
 /// A column's INSTANT history, from its SDI `se_private_data`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InstantColumn {
     /// Row version that added the column (0: there from the start).
     #[serde(skip_serializing_if = "is_zero")]

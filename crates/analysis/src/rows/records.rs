@@ -17,7 +17,7 @@ use innodb_space::{Finding, FindingKind, Tablespace};
 use serde::Serialize;
 
 /// Where a row was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RowState {
     /// A record of the index.
@@ -70,7 +70,7 @@ impl Extent {
 }
 
 /// How far a deleted record's values can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
     /// Parts of its bytes have been reused by a live record, or an
@@ -144,7 +144,7 @@ fn raw_fields<'p>(
 }
 
 /// One row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Row {
     /// Leaf page.
     pub page: u32,
@@ -173,7 +173,7 @@ pub struct Row {
 }
 
 /// The `records` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RecordsReport {
     /// `db/table`.
     pub table: String,
@@ -201,7 +201,7 @@ const MAX_RECORD_FINDINGS: usize = 20;
 /// a record's last byte is followed by the next record's header and null
 /// bitmap and lengths. A wrong schema (other column types, a missing or
 /// extra column) breaks this for most neighbours.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LayoutFit {
     /// Neighbouring records (in heap address order) compared.
     pub pairs: usize,

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 pub const MAX_VERSIONS: usize = 100_000;
 
 /// Where a version's undo record is and what it was.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct UndoStep {
     /// Tablespace of the undo record.
     pub space_id: u32,
@@ -39,7 +39,7 @@ pub struct UndoStep {
 }
 
 /// One version of the row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Version {
     /// `DB_TRX_ID` of this version: the transaction that wrote it.
     pub trx_id: u64,
@@ -55,7 +55,7 @@ pub struct Version {
 }
 
 /// The `history` report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RowHistory {
     /// Table.
     pub table: String,

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 pub const MAX_ROW_FINDINGS: usize = 50;
 
 /// Which view of the rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum View {
     /// The rows as stored, each marked with its writer's state.
@@ -39,7 +39,7 @@ pub enum View {
 }
 
 /// What became of the rows read, by view.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct RecoveryCounts {
     /// Clustered records read (delete-marked ones included).
     pub records: u64,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The state of a transaction the undo logs show still in flight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TrxState {
     /// `TRX_UNDO_ACTIVE`: running when the server stopped; crash recovery
@@ -37,7 +37,7 @@ impl TrxState {
 }
 
 /// One transaction in flight.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct OpenTrx {
     /// Its `TRX_UNDO_TRX_ID`.
     pub trx_id: u64,
@@ -51,7 +51,7 @@ pub struct OpenTrx {
 }
 
 /// What the undo logs say of transactions, read once before the rows.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct OpenTransactions {
     /// The transactions in flight, by id.
     pub open: BTreeMap<u64, OpenTrx>,
@@ -140,7 +140,7 @@ impl OpenTransactions {
 }
 
 /// How the version of a row shown was reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Rebuild {
     /// The clustered record as stored.
@@ -154,7 +154,7 @@ pub enum Rebuild {
 
 /// What the undo logs tell of the version of a row shown (`records` on a
 /// clustered index with the system tablespace at hand).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RowTrx {
     /// The state of the transaction that wrote the version shown, when it
     /// is still in flight (uncommitted).

@@ -10,7 +10,7 @@ use innodb_space::dictionary::{DictIndex, DictTable, Dictionary};
 use serde::Serialize;
 
 /// One field of the index's records.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct IndexField {
     /// Column name (`DB_ROW_ID`, `DB_TRX_ID`, `DB_ROLL_PTR` for the hidden ones).
     pub name: String,
@@ -83,7 +83,7 @@ impl IndexField {
 }
 
 /// An index and the fields of its leaf records.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SchemaIndex {
     /// Index id.
     pub id: u64,
@@ -98,7 +98,7 @@ pub struct SchemaIndex {
 }
 
 /// A table's indexes with their fields, from wherever the schema came.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Schema {
     /// Table name.
     pub table: String,

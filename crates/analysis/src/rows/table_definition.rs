@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 /// Where a table definition came from, as reports name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DefinitionSource {
     /// A MySQL 8.0+ file's SDI or `mysql.ibd`'s dictionary tables.
@@ -23,7 +23,7 @@ pub enum DefinitionSource {
 }
 
 /// A column as `CREATE TABLE` declares it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ColumnDefinition {
     /// Column name.
     pub name: String,
@@ -55,7 +55,7 @@ pub struct ColumnDefinition {
 }
 
 /// What kind of key a [`KeyDefinition`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KeyKind {
     /// `PRIMARY KEY`.
@@ -71,7 +71,7 @@ pub enum KeyKind {
 }
 
 /// One column of a key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct KeyPart {
     /// Column name.
     pub column: String,
@@ -85,7 +85,7 @@ pub struct KeyPart {
 }
 
 /// A key as `CREATE TABLE` declares it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct KeyDefinition {
     /// Kind.
     pub kind: KeyKind,
@@ -96,7 +96,7 @@ pub struct KeyDefinition {
 }
 
 /// A table as `CREATE TABLE` declares it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct TableDefinition {
     /// Where it came from.
     pub source: DefinitionSource,

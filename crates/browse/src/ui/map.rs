@@ -353,7 +353,11 @@ fn legend_line(it: &LegendItem, plain: bool, count_w: usize) -> Line<'static> {
     Line::from(vec![
         Span::raw(" "),
         swatch,
-        Span::raw(format!(" {:>count_w$} {:>5.1}% ", it.pages, it.percent)),
+        Span::raw(format!(
+            " {:>count_w$} {:>5.1}% ",
+            it.pages,
+            innodb_analysis::percent(it.share)
+        )),
         Span::raw(it.label.clone()),
     ])
 }

@@ -63,10 +63,10 @@ pub fn run(inputs: &Inputs, files: &[PathBuf], out: &mut Output) -> Result<u8, C
 }
 
 /// The reports of the files given, as JSON names them.
-#[derive(serde::Serialize)]
-struct Checksums<'a> {
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Checksums<'a> {
     /// One report per file, in the order given.
-    files: &'a [ChecksumReport],
+    pub files: &'a [ChecksumReport],
 }
 
 /// Every tablespace of the data directory, files in parallel; each file on

@@ -3,7 +3,7 @@
 //! `--datadir`, compared with the page in its tablespace.
 
 use crate::inputs::Inputs;
-use crate::output::Output;
+use crate::output::{Named, Output};
 use crate::{CliError, EXIT_BAD_PAGES, EXIT_FATAL};
 use innodb_analysis::reports::datadir_report::{DatadirReport, FileResult};
 use innodb_analysis::reports::doublewrite_report::{self, DoublewriteReport, DoublewriteTotals};
@@ -57,9 +57,7 @@ pub fn run(
             for (f, e) in &errors {
                 out.say(&format!("error: {f}: {e}"));
             }
-            out.report(inputs.format, reports.as_slice(), |r| {
-                doublewrite_text::files(r, all)
-            });
+            report_files(inputs, &reports, out, |r| doublewrite_text::files(r, all));
         }
     }
     Ok(if fatal {
@@ -69,6 +67,27 @@ pub fn run(
     } else {
         0
     })
+}
+
+/// The reports of the files given, as one JSON object naming them.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Reports<'r> {
+    /// One per file, in the order given.
+    pub reports: &'r [DoublewriteReport],
+}
+
+/// Writes `reports` (of the files given) as text (made by `text`) or as
+/// JSON: `{"file" or "files", "reports": […]}`.
+fn report_files(
+    inputs: &Inputs,
+    reports: &[DoublewriteReport],
+    out: &mut Output,
+    text: impl FnOnce(&[DoublewriteReport]) -> String,
+) {
+    let paths: Vec<&std::path::Path> = reports.iter().map(|r| r.file.as_ref()).collect();
+    let listed = Reports { reports };
+    let named = Named::new(&paths, &listed);
+    out.report(inputs.format, &named, |n| text(n.report.reports));
 }
 
 /// The tablespaces of `dir` by space id, each opened once.
@@ -149,11 +168,9 @@ pub fn of_file(
     let spaces = inputs.datadir.as_ref().map(|d| spaces(inputs, d));
     let reports = doublewrite_report::build(&sources, spaces.as_ref());
     if list {
-        out.report(inputs.format, reports.as_slice(), |r| {
-            doublewrite_text::files(r, true)
-        });
+        report_files(inputs, &reports, out, |r| doublewrite_text::files(r, true));
     } else {
-        out.report(inputs.format, reports.as_slice(), doublewrite_text::summary);
+        report_files(inputs, &reports, out, doublewrite_text::summary);
     }
     Ok(0)
 }

@@ -165,6 +165,9 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
         } => carve::run(inputs, files, dir.as_deref(), out),
         Command::Completions { shell } => setup::completions(*shell, out),
         Command::Man { command } => setup::man(command.as_deref(), out),
+        Command::JsonSchema { command, write } => {
+            setup::json_schema(command.as_deref(), write.as_deref(), out)
+        }
     }
 }
 

@@ -66,7 +66,8 @@ pub fn run(
 }
 
 /// Writes `space`'s listing to `out`, each piece passed through `wrap`
-/// (the data-directory form nests it); returns the rows written.
+/// (the data-directory form nests it: `nested`, and the version is its
+/// own head's); returns the rows written.
 fn stream(
     out: &mut dyn Write,
     space: &Tablespace,
@@ -74,6 +75,7 @@ fn stream(
     json: bool,
     names: &IndexNames,
     wrap: &dyn Fn(&str) -> String,
+    nested: bool,
 ) -> u64 {
     let mut rows = 0u64;
     // A closed pipe (`| head`) is not an error worth reporting.
@@ -81,7 +83,8 @@ fn stream(
         let _ = out.write_all(wrap(s).as_bytes());
     };
     put(&if json {
-        pages_stream::head(&space.path().display().to_string())
+        // The data-directory form's own head carries the version.
+        pages_stream::head(&space.path().display().to_string(), !nested)
     } else {
         text::pages_header()
     });
@@ -119,7 +122,15 @@ fn single(inputs: &Inputs, space: &Tablespace, filter: &PageFilter, out: &mut Ou
     let names = inputs.index_names(space).unwrap_or_default();
     let json = inputs.format == Format::Json;
     let mut out = out.writer(if json { Kind::Json } else { Kind::Text });
-    stream(&mut out, space, filter, json, &names, &|s| s.to_string());
+    stream(
+        &mut out,
+        space,
+        filter,
+        json,
+        &names,
+        &|s| s.to_string(),
+        false,
+    );
 }
 
 /// `--datadir DIR pages`: every tablespace's listing, one file after the
@@ -165,11 +176,19 @@ fn datadir(inputs: &Inputs, filter: &PageFilter, out: &mut Output) -> Result<u8,
                 let names = inputs.index_names(&space).unwrap_or_default();
                 if json {
                     put(&mut out, &dd::file_open(first, &file, bytes));
-                    totals.pages += stream(&mut out, &space, filter, true, &names, &dd::nested);
+                    totals.pages +=
+                        stream(&mut out, &space, filter, true, &names, &dd::nested, true);
                     put(&mut out, dd::file_close());
                 } else {
-                    totals.pages +=
-                        stream(&mut out, &space, filter, false, &names, &|s| s.to_string());
+                    totals.pages += stream(
+                        &mut out,
+                        &space,
+                        filter,
+                        false,
+                        &names,
+                        &|s| s.to_string(),
+                        true,
+                    );
                 }
             }
             Err(e) => {

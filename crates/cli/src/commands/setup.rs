@@ -1,5 +1,6 @@
 //! `completions` and `man`: what a shell and `man` need, made from the
-//! argument definitions themselves so they never fall behind them.
+//! argument definitions themselves so they never fall behind them; and
+//! `json-schema`, made from the report types the JSON is written from.
 
 use crate::args::Cli;
 use crate::output::{Kind, Output};
@@ -12,6 +13,36 @@ pub fn completions(shell: clap_complete::Shell, out: &mut Output) -> Result<u8, 
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "innodb-inspect", &mut script);
     out.emit_as(Kind::Exact, &String::from_utf8_lossy(&script));
+    Ok(0)
+}
+
+/// Writes the JSON Schema of `name`'s JSON, or with `write`, every
+/// command's into that directory (`COMMAND.json`, a line each on stdout).
+pub fn json_schema(
+    name: Option<&str>,
+    write: Option<&std::path::Path>,
+    out: &mut Output,
+) -> Result<u8, CliError> {
+    use crate::json_schema::{schema_text, COMMANDS};
+    if let Some(dir) = write {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Usage(format!("--write {}: {e}", dir.display())))?;
+        for command in COMMANDS {
+            let path = dir.join(format!("{command}.json"));
+            std::fs::write(&path, schema_text(command).unwrap_or_default())
+                .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+            out.emit(&format!("{}\n", path.display()));
+        }
+        return Ok(0);
+    }
+    let name = name.unwrap_or_default();
+    let Some(text) = schema_text(name) else {
+        return Err(CliError::Usage(format!(
+            "json-schema {name}: no JSON schema; the commands with JSON are {}",
+            COMMANDS.join(", ")
+        )));
+    };
+    out.emit_as(Kind::Exact, &text);
     Ok(0)
 }
 

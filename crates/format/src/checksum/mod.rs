@@ -27,7 +27,9 @@ pub const BUF_NO_CHECKSUM_MAGIC: u32 = 0xDEAD_BEEF;
 pub const MIN_CHECKSUM_PAGE: usize = crate::fil::header::FIL_PAGE_DATA + 8;
 
 /// A checksum algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ChecksumAlgorithm {
     /// CRC-32C over bytes `[4,26)` and `[38,size-8)`, stored at 0 and size-8.
@@ -65,7 +67,7 @@ impl ChecksumAlgorithm {
 }
 
 /// Which checksum layout the pages of a tablespace use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChecksumLayout {
     /// MySQL and MariaDB before full_crc32: checksum at 0 and at size-8.
@@ -77,7 +79,7 @@ pub enum ChecksumLayout {
 }
 
 /// A value found on the page or computed from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ChecksumValue {
     /// Which algorithm (or which stored field) this is.
     pub name: &'static str,
@@ -104,7 +106,7 @@ pub fn list_values(values: &[ChecksumValue]) -> String {
 }
 
 /// The outcome of checking one page image.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum ChecksumVerdict {
     /// The page verifies under this algorithm.

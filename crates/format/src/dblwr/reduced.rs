@@ -68,7 +68,7 @@ fn show_flush_type(v: &u8, _: &PageContext) -> Option<String> {
 
 /// A batch page as read: its header, its entries, and whether the checksum
 /// over the entries matches.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct ReducedPage {
     /// The header.
     pub header: ReducedHeader,

@@ -34,7 +34,7 @@ layout! {
 pub const FIL_PAGE_COMP_DATA: usize = ClassicCompressedHeader::END;
 
 /// Which server's page compression a frame is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FrameLayout {
     /// MariaDB `PAGE_COMPRESSED`, classic layout (type 34354).
@@ -46,7 +46,7 @@ pub enum FrameLayout {
 }
 
 /// What a page-compressed frame held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CompressedFrame {
     /// Whose compression.
     pub layout: FrameLayout,

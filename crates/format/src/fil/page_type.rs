@@ -4,7 +4,9 @@ use crate::vendor::Vendor;
 use serde::Serialize;
 
 /// A page type code. Unknown codes are kept as they are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct PageType(pub u16);
 

@@ -50,7 +50,7 @@ fn show_checksum(v: &u32, _: &PageContext) -> Option<String> {
 }
 
 /// The trailer of an uncompressed page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FilTrailer {
     /// Classic: old-style checksum (size-8). full_crc32: none.
     pub old_checksum: Option<u32>,

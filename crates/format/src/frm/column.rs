@@ -111,7 +111,7 @@ pub mod unireg {
 }
 
 /// One column record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ColumnRecord {
     /// Offset of the record in the file.
     pub offset: usize,

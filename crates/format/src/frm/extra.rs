@@ -8,7 +8,7 @@ use crate::FormatError;
 use serde::Serialize;
 
 /// What the extra segment holds.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExtraSegment {
     /// `CONNECTION='…'`.
     pub connect_string: String,

@@ -10,7 +10,7 @@ use serde::Serialize;
 pub const FRM_FORMINFO_SIZE: usize = 288;
 
 /// The form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Forminfo {
     /// Its offset in the file.
     pub offset: usize,

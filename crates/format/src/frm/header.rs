@@ -12,7 +12,7 @@ pub const FRM_HEADER_SIZE: usize = 64;
 pub const FRM_VER: u8 = 6;
 
 /// The `.frm` file header.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FileHeader {
     /// Byte 2: `FRM_VER` + 3 or more (10: true VARCHAR; 11: MariaDB with
     /// expressions).
@@ -53,7 +53,7 @@ pub struct FileHeader {
 }
 
 /// One entry of MariaDB's `extra2` segment (`EXTRA2_*`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Extra2Entry {
     /// Its type: 0 table definition version, 1 default partition engine,
     /// 2 GIS, 128 engine table options, 129 field flags, 130 field data

@@ -23,7 +23,7 @@ pub const HA_REVERSE_SORT: u8 = 128;
 const FIELD_NR_MASK: u16 = 0x3FFF;
 
 /// One key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FrmKey {
     /// Offset of its 8 bytes in the file.
     pub offset: usize,
@@ -51,7 +51,7 @@ impl FrmKey {
 }
 
 /// One part of a key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FrmKeyPart {
     /// The column, counted from 1.
     pub fieldnr: u16,

@@ -40,7 +40,7 @@ use serde::Serialize;
 use vcol::{Expression, ExpressionKind};
 
 /// A `.frm` file read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Frm {
     /// The file header.
     pub header: FileHeader,
@@ -60,7 +60,7 @@ pub struct Frm {
 }
 
 /// One column: its record, name, labels, comment and default.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FrmColumn {
     /// Its name.
     pub name: String,

@@ -13,7 +13,7 @@ const BASE_SIZE: usize = 16;
 const HEADER_SIZE: usize = 6;
 
 /// What an expression is (`enum_vcol_info_type`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExpressionKind {
     /// `VCOL_GENERATED_VIRTUAL`.
@@ -31,7 +31,7 @@ pub enum ExpressionKind {
 }
 
 /// One expression.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Expression {
     /// What it is.
     pub kind: ExpressionKind,

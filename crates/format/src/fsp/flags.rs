@@ -16,7 +16,7 @@ pub const FSP_FLAGS_FCRC32_MASK_MARKER: u32 = 1 << 4;
 pub const FSP_FLAGS_MASK_PAGE_COMPRESSION: u32 = 1 << 16;
 
 /// The raw flags word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct FspFlags(pub u32);
 
@@ -32,6 +32,21 @@ impl Serialize for CompressionAlgorithm {
             "unknown" => s.serialize_str(&format!("unknown_{}", self.0)),
             name => s.serialize_str(name),
         }
+    }
+}
+
+/// As serialised: a name, or `unknown_N`.
+impl schemars::JsonSchema for CompressionAlgorithm {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CompressionAlgorithm".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "MariaDB's page-compression algorithm, by name; a code no server defines as unknown_N",
+            "type": "string",
+            "pattern": "^(none|zlib|lz4|lzo|lzma|bzip2|snappy|unknown_[0-9]+)$"
+        })
     }
 }
 
@@ -52,7 +67,7 @@ impl CompressionAlgorithm {
 }
 
 /// What the flags say, decoded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DecodedFlags {
     /// The raw value.
     pub raw: u32,

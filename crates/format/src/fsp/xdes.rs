@@ -106,6 +106,21 @@ impl Serialize for XdesState {
     }
 }
 
+/// As serialised: a name, or `UNKNOWN(N)`.
+impl schemars::JsonSchema for XdesState {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "XdesState".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "An extent's XDES_STATE, by name; a value no server writes as UNKNOWN(N)",
+            "type": "string",
+            "pattern": "^(NOT_INITED|FREE|FREE_FRAG|FULL_FRAG|FSEG|FSEG_FRAG|UNKNOWN\\([0-9]+\\))$"
+        })
+    }
+}
+
 impl std::fmt::Display for XdesState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.name() {

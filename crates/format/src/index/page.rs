@@ -21,7 +21,7 @@ pub const PAGE_DIR: usize = 8;
 pub const PAGE_DIR_SLOT_SIZE: usize = 2;
 
 /// A problem on one page: where and what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PageProblem {
     /// Byte offset on the page.
     pub offset: usize,
@@ -32,7 +32,7 @@ pub struct PageProblem {
 }
 
 /// Space use of one INDEX page (the server's `page_get_data_size` and friends).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PageSpace {
     /// Bytes of user records, headers included: `PAGE_HEAP_TOP` − end of supremum − `PAGE_GARBAGE`.
     pub data_bytes: usize,

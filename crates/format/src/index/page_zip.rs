@@ -53,7 +53,7 @@ const SUPREMUM: [u8; 12] = [
 ];
 
 /// One dense directory slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DenseSlot {
     /// Record origin.
     pub offset: u16,
@@ -64,7 +64,7 @@ pub struct DenseSlot {
 }
 
 /// How a zip page's bytes are used.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ZipSpace {
     /// Bytes of the zlib stream.
     pub stream_bytes: usize,

@@ -42,7 +42,7 @@ pub const PAGE_OLD_SUPREMUM_END: usize = 125;
 pub const REC_NODE_PTR_SIZE: usize = 4;
 
 /// The record format of a page (`PAGE_N_HEAP` bit 15).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordFormat {
     /// COMPACT, DYNAMIC and (logical) COMPRESSED.
@@ -86,7 +86,7 @@ impl RecordFormat {
 }
 
 /// What kind of record (the COMPACT status bits; derived for REDUNDANT).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordType {
     /// A user record of a leaf page (`REC_STATUS_ORDINARY`).
@@ -132,7 +132,7 @@ impl RecordType {
 }
 
 /// The fixed header of one record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RecordHeader {
     /// Origin: page offset of the record's first data byte.
     pub origin: usize,
@@ -144,6 +144,7 @@ pub struct RecordHeader {
     pub heap_no: u16,
     /// Record type.
     #[serde(rename = "type", serialize_with = "ser_type")]
+    #[schemars(with = "String")]
     pub record_type: RecordType,
     /// Page offset of the next record's origin, `None` for "no next" (supremum).
     pub next: Option<usize>,
@@ -296,7 +297,7 @@ impl RecordHeader {
 }
 
 /// Where one field of a record is (REDUNDANT records say it themselves).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FieldRef {
     /// Offset of the field's first byte from the record origin.
     pub start: usize,

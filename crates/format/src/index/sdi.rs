@@ -62,7 +62,7 @@ pub const SDI_FIXED_BYTES: usize = SdiRecordFixed::END;
 pub const BTR_EXTERN_FIELD_REF_SIZE: usize = crate::lob::field_ref::LOB_REF_SIZE;
 
 /// Where an off-page column continues (`BTR_EXTERN_*` of the 20-byte reference).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExternRef {
     /// `BTR_EXTERN_SPACE_ID` (offset 0).
     pub space_id: u32,
@@ -89,7 +89,7 @@ impl ExternRef {
 }
 
 /// One SDI record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SdiRecord {
     /// Object type: 1 table, 2 tablespace.
     pub sdi_type: u32,

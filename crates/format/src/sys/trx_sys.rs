@@ -125,7 +125,7 @@ pub fn doublewrite_offset(page_size: usize) -> Option<usize> {
 }
 
 /// The doublewrite buffer header of the TRX_SYS page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Doublewrite {
     /// First page of doublewrite block 1 (`TRX_SYS_DOUBLEWRITE_BLOCK1`).
     pub block1: u32,
@@ -158,7 +158,7 @@ impl Doublewrite {
 }
 
 /// One used rollback segment slot of the TRX_SYS page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RsegSlot {
     /// Slot number (0–127): the rollback segment id.
     pub id: usize,
@@ -265,7 +265,7 @@ pub fn wsrep_xid_info_offset(page_size: usize) -> usize {
 
 /// A binary log position InnoDB recorded at a commit: the binary log file
 /// and the offset in it just after the committed transaction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BinlogPos {
     /// The file name as the server stored it (it may carry a directory).
     pub file: String,

@@ -58,7 +58,7 @@ pub fn slot_capacity(page_size: usize) -> usize {
 }
 
 /// An RSEG_ARRAY page read: its header and the slots in use.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct RsegArray {
     /// The header.
     pub header: RsegArrayHeader,

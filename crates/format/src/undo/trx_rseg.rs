@@ -117,7 +117,7 @@ fn show_format(v: &u32, ctx: &PageContext) -> Option<String> {
 }
 
 /// The WSREP (Galera) checkpoint XID a rollback segment header keeps.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct WsrepXid {
     /// `TRX_RSEG_WSREP_XID_FORMAT` (non-zero: present).
     pub format_id: i32,
@@ -130,7 +130,7 @@ pub struct WsrepXid {
 }
 
 /// A rollback segment header.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RsegHeader {
     /// The fixed part, offsets 38 to 72.
     #[serde(flatten)]

@@ -224,7 +224,7 @@ pub const TRX_UNDO_XA_XID: usize = UndoXaXid::END;
 /// The X/Open XA transaction id after an undo log header
 /// (`TRX_UNDO_XA_FORMAT` +46, `TRX_UNDO_XA_TRID_LEN` +50,
 /// `TRX_UNDO_XA_BQUAL_LEN` +54, `TRX_UNDO_XA_XID` +58, 128 bytes).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Xid {
     /// `formatID`.
     pub format_id: i32,

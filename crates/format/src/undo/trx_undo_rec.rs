@@ -76,7 +76,7 @@ fn undo_no_offset(offset: usize, type_cmpl: u8) -> usize {
 }
 
 /// The header of one undo record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct UndoRecordHeader {
     /// Where the record starts on its page.
     pub offset: usize,
@@ -212,7 +212,7 @@ pub const UNIV_EXTERN_STORAGE_FIELD: u32 = UNIV_SQL_NULL - 16384;
 pub const REC_MAX_N_FIELDS: u32 = 1023;
 
 /// One field value in an undo record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct UndoField {
     /// SQL NULL.
     pub null: bool,
@@ -224,7 +224,7 @@ pub struct UndoField {
 }
 
 /// The primary key and the update vector of an undo record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct UndoRecordBody {
     /// The primary key fields (`n_unique` of them).
     pub key: Vec<UndoField>,

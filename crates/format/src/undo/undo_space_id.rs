@@ -38,7 +38,7 @@ pub const S_MIN_UNDO_SPACE_ID_EARLY_8_0: u32 =
     S_LOG_SPACE_ID - FSP_MAX_UNDO_TABLESPACES * S_UNDO_SPACE_ID_RANGE_EARLY_8_0;
 
 /// An undo space id taken apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct UndoSpaceId {
     /// The undo tablespace number, 1–127 (`undo::id2num`).
     pub number: u32,

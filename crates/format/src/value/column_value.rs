@@ -59,7 +59,7 @@ mod mysql {
 }
 
 /// A column's InnoDB type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ColumnType {
     /// Main type.
     pub mtype: u32,
@@ -128,7 +128,7 @@ impl ColumnType {
 }
 
 /// A decoded value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Value {
     /// SQL NULL.
@@ -423,7 +423,7 @@ fn utc(secs: i64) -> String {
 
 /// `DB_ROLL_PTR` taken apart (7 bytes): insert flag (bit 55), rollback
 /// segment id (7 bits), undo page number (4 bytes), offset (2 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RollPtr {
     /// The record was inserted (its undo record is an insert).
     pub insert: bool,

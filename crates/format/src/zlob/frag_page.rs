@@ -50,7 +50,7 @@ pub const ZLOB_FRAG_DIR_ENTRY_FIRST_FROM_END: usize = ZLOB_FRAG_DIR_ENTRY_COUNT_
 pub const ZLOB_FRAG_DIR_ENTRY_SIZE: usize = 2;
 
 /// The header and directory size of a `FIL_PAGE_TYPE_ZLOB_FRAG` page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ZlobFragPage {
     /// The header at offsets 38 to 61.
     pub header: ZlobFragHeader,

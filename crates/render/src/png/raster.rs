@@ -99,7 +99,10 @@ fn legend_lines(r: &Raster) -> Vec<String> {
             let unit = if i.pages == 1 { "page " } else { "pages" };
             format!(
                 "{} {:<lw$}  {:>pw$} {unit}  {:>6.2}%",
-                i.symbol, i.label, i.pages, i.percent
+                i.symbol,
+                i.label,
+                i.pages,
+                innodb_analysis::percent(i.share)
             )
         })
         .collect()
@@ -446,7 +449,7 @@ mod tests {
             colour,
             symbol: 'x',
             pages,
-            percent: pages as f64 * 100.0 / 7.0,
+            share: pages as f64 / 7.0,
             shaded: true,
         }
     }

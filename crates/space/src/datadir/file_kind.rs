@@ -4,7 +4,9 @@
 use serde::Serialize;
 
 /// The kind of one file of a data directory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FileKind {
     /// A system tablespace file: `ibdata1`, `ibdata2`, … at the top.

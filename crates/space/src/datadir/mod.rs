@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// One file of a data directory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DataDirFile {
     /// Where it is (a `.isl` link's target: where the link points).
     pub path: PathBuf,
@@ -31,7 +31,7 @@ pub struct DataDirFile {
 }
 
 /// A file the reports do not read, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SkippedFile {
     /// Its name relative to the data directory.
     pub file: String,
@@ -43,7 +43,7 @@ pub struct SkippedFile {
 
 /// Where the names of tables and indexes and the columns of tables come
 /// from, in the order they are tried.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum DictionarySource {
     /// `SYS_TABLES`, `SYS_COLUMNS`, `SYS_INDEXES`, `SYS_FIELDS` in the
@@ -85,7 +85,7 @@ pub enum DataDirError {
 }
 
 /// A data directory: every file classified, once.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DataDir {
     /// The directory.
     pub root: PathBuf,

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// The server that wrote a data directory, as far as its files tell.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Server {
     /// The family: MySQL, MariaDB, or unknown when nothing tells them apart
     /// (MySQL 5.x and MariaDB before 10.4 write the same page 0) or the

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// A column (`mysql.columns`, an SDI table's `columns`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdColumn {
     /// `name`.
@@ -105,7 +105,7 @@ impl Default for DdColumn {
 
 /// One column of an index (`mysql.index_column_usage`, an SDI index's
 /// `elements`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdIndexElement {
     /// `ordinal_position` in the index, from 1.
@@ -122,7 +122,7 @@ pub struct DdIndexElement {
 }
 
 /// An index (`mysql.indexes`, an SDI table's `indexes`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdIndex {
     /// `name`.
@@ -143,7 +143,7 @@ pub struct DdIndex {
 
 /// A partition's copy of an index (`mysql.index_partitions`, an SDI
 /// partition's `indexes`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdPartitionIndex {
     /// `se_private_data`: the id, root and space of this partition's index.
@@ -154,7 +154,7 @@ pub struct DdPartitionIndex {
 
 /// A partition or subpartition (`mysql.table_partitions`, an SDI table's
 /// `partitions`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdPartition {
     /// `name` (`p0`, `p0sp0`).
@@ -170,7 +170,7 @@ pub struct DdPartition {
 }
 
 /// A table (`mysql.tables`, an SDI object of type 1).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdTable {
     /// `name`.
@@ -201,7 +201,7 @@ pub struct DdTable {
 
 /// A tablespace's file (`mysql.tablespace_files`, an SDI tablespace's
 /// `files`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdTablespaceFile {
     /// `file_name` (`./test/t1.ibd`, `mysql.ibd`).
@@ -210,7 +210,7 @@ pub struct DdTablespaceFile {
 }
 
 /// A tablespace (`mysql.tablespaces`, an SDI object of type 2).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DdTablespace {
     /// `name` (`test/t1`, `gts`, `mysql`, `innodb_system`).
@@ -230,7 +230,7 @@ impl DdTablespace {
 
 /// One InnoDB table a dictionary table makes: the table itself, or one
 /// leaf partition, as `INNODB_TABLES` lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InnodbTable {
     /// `db/table`, or for a leaf partition `db/table#p#p0` and
     /// `db/table#p#p0#sp#p0sp0` (`INNODB_TABLES.NAME`).
@@ -247,7 +247,7 @@ pub struct InnodbTable {
 }
 
 /// One index of an [`InnodbTable`] (`INNODB_INDEXES`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InnodbIndex {
     /// Its place in the table's indexes.
     pub opx: usize,

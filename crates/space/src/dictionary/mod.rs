@@ -27,7 +27,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// A column (`SYS_COLUMNS`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DictColumn {
     /// `POS`.
     pub pos: u32,
@@ -44,7 +44,7 @@ pub struct DictColumn {
 }
 
 /// An index (`SYS_INDEXES` with its `SYS_FIELDS`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DictIndex {
     /// `ID`.
     pub id: u64,
@@ -63,7 +63,7 @@ pub struct DictIndex {
 }
 
 /// A table (`SYS_TABLES` with its columns and indexes).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DictTable {
     /// `ID`.
     pub id: u64,
@@ -87,7 +87,7 @@ pub struct DictTable {
 
 /// The dictionary of a server: of a system tablespace (`SYS_*`), or MySQL
 /// 8.0+'s.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Dictionary {
     /// Every table, by id.
     pub tables: Vec<DictTable>,
