@@ -12,6 +12,7 @@
 //! decoding of `innodb-analysis`, which does it.
 
 pub mod dd;
+pub mod remnants;
 
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
