@@ -18,6 +18,7 @@ pub mod page;
 pub mod pages;
 pub mod plot;
 pub mod records;
+pub mod records_scan;
 pub mod records_sql;
 pub mod records_trx;
 pub mod schema;
@@ -137,6 +138,8 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
             committed,
             as_of_trx,
             undo,
+            scan,
+            index_id,
         } => {
             let args = records::Args {
                 table: table.as_deref(),
@@ -146,7 +149,10 @@ fn dispatch(inputs: &Inputs, command: &Command, out: &mut Output) -> Result<u8, 
                 ddl: ddl.as_deref(),
                 trx: trx_args(*committed, *as_of_trx, undo),
             };
-            records::run(inputs, file, &args, out)
+            match index_id.filter(|_| *scan) {
+                Some(id) => records_scan::run(inputs, file, &args, id, out),
+                None => records::run(inputs, file, &args, out),
+            }
         }
         Command::Schema { file, table, ddl } => {
             schema::run(inputs, file, table.as_deref(), ddl.as_deref(), out)

@@ -11,6 +11,7 @@
 use super::records_trx::{self, StreamArgs, Undo};
 use crate::output::{Kind, Output};
 use crate::CliError;
+use innodb_analysis::rows::index_scan::IndexScan;
 use innodb_analysis::rows::records::{IndexField, RecordsReport, Row, RowSink, Schema};
 use innodb_analysis::rows::row_recovery::View;
 use innodb_analysis::rows::table_definition::{ColumnDefinition, TableDefinition};
@@ -360,4 +361,90 @@ pub fn say_problems(space: &Tablespace, w: &Written, out: &mut Output) {
             w.unrecoverable
         ));
     }
+}
+
+/// `records FILE --scan --index-id N --format sql`: the rows a scan found
+/// (see [`innodb_analysis::rows::index_scan`]) as the same dump `records
+/// --format sql` writes of a table, at most `limit`. Exit 1 when the schema
+/// does not fit the records.
+pub fn run_scanned(
+    space: &Tablespace,
+    schema: &Schema,
+    found: IndexScan,
+    limit: Option<usize>,
+    out: &mut Output,
+) -> Result<u8, CliError> {
+    let clustered = schema
+        .indexes
+        .iter()
+        .any(|i| i.clustered && i.id == found.report.index_id);
+    if !clustered {
+        return Err(CliError::Usage(format!(
+            "--format sql writes a table's rows from its clustered index; index {} is another index",
+            found.report.index_id
+        )));
+    }
+    let comments = vec![
+        format!(
+            "innodb-inspect: rows of {} read from {} by --scan of index {} ({} leaf pages)",
+            schema.table,
+            space.path().display(),
+            found.report.index_id,
+            found.leaf_pages
+        ),
+        format!(
+            "table definition from {}",
+            schema
+                .definition
+                .as_ref()
+                .map_or("none", |d| create_table::source_words(d.source))
+        ),
+    ];
+    out.emit_as(Kind::Exact, &dump::head(&comments));
+    let options = SqlOptions {
+        deleted: false,
+        limit,
+        if_not_exists: false,
+        view: View::Stored,
+    };
+    let mut sink = SqlSink {
+        out,
+        buf: String::with_capacity(1 << 17),
+        name: table_name(schema),
+        definition: schema.definition.clone(),
+        options,
+        live: None,
+        deleted: None,
+    };
+    let r = &found.report;
+    sink.start(r);
+    for row in found.rows.into_iter().take(limit.unwrap_or(usize::MAX)) {
+        if !sink.row(row) {
+            break;
+        }
+    }
+    let mut written = Written {
+        findings: r.findings.len(),
+        fits: r.layout.fits(),
+        ..Written::default()
+    };
+    if let Some(w) = sink.live.as_mut() {
+        w.finish(&mut sink.buf);
+        written.rows = w.rows;
+        written.undecoded = w.undecoded;
+    }
+    let mut notes = vec![format!(
+        "{} rows written; {} rows of older page copies left out",
+        written.rows, found.duplicates
+    )];
+    if written.undecoded > 0 {
+        notes.push(format!(
+            "{} values could not be read and are written as NULL",
+            written.undecoded
+        ));
+    }
+    sink.buf.push_str(&dump::tail(&notes));
+    sink.flush();
+    say_problems(space, &written, out);
+    Ok(u8::from(!written.fits))
 }

@@ -1,0 +1,263 @@
+//! `records --scan`: the rows of every leaf page of one index id found in
+//! a file, whether a tree reaches it or not (a dropped table's pages in the
+//! free space of a system tablespace, a tree whose root or internal pages
+//! are gone, a carved file).
+//!
+//! The file is read once, page header by page header, for the INDEX pages
+//! of the index (their page numbers, levels and LSNs only); then each leaf
+//! page is decoded on its own. A row is kept once per key: where two pages
+//! hold the same key (an older copy of a page, a page freed after a split),
+//! the row of the page with the newer `FIL_PAGE_LSN` wins. The rows come out
+//! in key order.
+//!
+//! Memory: the page list (16 bytes a page of the index) and every distinct
+//! row, decoded, until the end (about the size of the index's rows as
+//! text); one page is read at a time.
+
+use crate::rows::records::{LayoutFit, NoRecords, RecordsReport, Row, Schema, SchemaIndex};
+use innodb_format::bytes::{u16_at, u64_at};
+use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_TYPE};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::index::header::{PAGE_INDEX_ID, PAGE_LEVEL};
+use innodb_format::value::column_value::Value;
+use innodb_space::finding::Finding;
+use innodb_space::logical_pages::LogicalPages;
+use innodb_space::Tablespace;
+use std::cmp::Ordering;
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
+
+/// An INDEX page of the index scanned for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScannedPage {
+    /// Page number.
+    pub page_no: u32,
+    /// `PAGE_LEVEL` (offset 64).
+    pub level: u16,
+    /// `FIL_PAGE_LSN` (offset 16).
+    pub lsn: u64,
+}
+
+/// The INDEX pages of `index_id` in `space`, in page order: every page's
+/// first bytes read once.
+pub fn pages_of_index(space: &Tablespace, index_id: u64) -> Vec<ScannedPage> {
+    let pages = LogicalPages::new(space);
+    let mut buf = Vec::new();
+    let mut out = Vec::new();
+    for n in 0..space.page_count() {
+        if pages.read_prefix(n, PAGE_INDEX_ID + 8, &mut buf).is_none() {
+            continue;
+        }
+        let is_index = u16_at(&buf, FIL_PAGE_TYPE, "FIL_PAGE_TYPE")
+            .is_ok_and(|t| PageType(t) == PageType::INDEX);
+        if !is_index || u64_at(&buf, PAGE_INDEX_ID, "PAGE_INDEX_ID").ok() != Some(index_id) {
+            continue;
+        }
+        out.push(ScannedPage {
+            page_no: n,
+            level: u16_at(&buf, PAGE_LEVEL, "PAGE_LEVEL").unwrap_or(0),
+            lsn: u64_at(&buf, FIL_PAGE_LSN, "FIL_PAGE_LSN").unwrap_or(0),
+        });
+    }
+    out
+}
+
+/// What a scan found.
+#[derive(Debug, Clone)]
+pub struct IndexScan {
+    /// The report's head (table, index, fields), its layout fit summed over
+    /// the pages, and the findings of every page (each message once); no rows.
+    pub report: RecordsReport,
+    /// The rows, one per key, in key order.
+    pub rows: Vec<Row>,
+    /// INDEX pages of the index found (every level).
+    pub pages: usize,
+    /// Of those, leaf pages read.
+    pub leaf_pages: usize,
+    /// Rows read that another page's copy of the same key replaced (or
+    /// that replaced nothing newer).
+    pub duplicates: usize,
+}
+
+/// The rows of every leaf page of index `index_id` of `space`, read with
+/// `schema`'s index `which` (its clustered index when `None`), whose id
+/// becomes `index_id` and whose root the highest page found.
+pub fn scan(
+    space: &Tablespace,
+    schema: &Schema,
+    which: Option<&str>,
+    index_id: u64,
+) -> Result<IndexScan, NoRecords> {
+    let pages = pages_of_index(space, index_id);
+    let schema = with_index_id(schema, which, index_id, &pages)?;
+    let id = index_id.to_string();
+    let mut leaves: Vec<ScannedPage> = pages.iter().filter(|p| p.level == 0).copied().collect();
+    // Newest first, so that the first row of a key kept is the newest.
+    leaves.sort_by(|a, b| b.lsn.cmp(&a.lsn).then(a.page_no.cmp(&b.page_no)));
+    let mut kept: BTreeMap<Key, Row> = BTreeMap::new();
+    let mut head: Option<RecordsReport> = None;
+    let mut duplicates = 0;
+    for p in &leaves {
+        let r = RecordsReport::build_leaf(space, &schema, Some(&id), p.page_no, false)?;
+        let n_key = key_fields(&r);
+        for row in &r.rows {
+            match kept.entry(Key(row.values.iter().take(n_key).cloned().collect())) {
+                Entry::Vacant(e) => {
+                    e.insert(row.clone());
+                }
+                Entry::Occupied(_) => duplicates += 1,
+            }
+        }
+        merge(&mut head, r);
+    }
+    let report = head.unwrap_or_else(|| empty_report(&schema, index_id));
+    Ok(IndexScan {
+        report,
+        rows: kept.into_values().collect(),
+        pages: pages.len(),
+        leaf_pages: leaves.len(),
+        duplicates,
+    })
+}
+
+/// The head of a scan that found no leaf page.
+fn empty_report(schema: &Schema, index_id: u64) -> RecordsReport {
+    let index = schema.indexes.iter().find(|i| i.id == index_id);
+    RecordsReport {
+        table: schema.table.clone(),
+        index: index.map(|i| i.name.clone()).unwrap_or_default(),
+        index_id,
+        fields: index.map(|i| i.fields.clone()).unwrap_or_default(),
+        rows: Vec::new(),
+        erased_records: 0,
+        layout: LayoutFit::default(),
+        findings: Vec::new(),
+    }
+}
+
+/// `schema` with its index `which` given id `index_id` and, as root, the
+/// page of the highest level found (where the tree's root was or is).
+fn with_index_id(
+    schema: &Schema,
+    which: Option<&str>,
+    index_id: u64,
+    pages: &[ScannedPage],
+) -> Result<Schema, NoRecords> {
+    let mut s = schema.clone();
+    let by_id = index_id.to_string();
+    let pos = s
+        .indexes
+        .iter()
+        .position(|i: &SchemaIndex| match which {
+            Some(w) => i.name == w || i.id.to_string() == w,
+            None => i.id == index_id,
+        })
+        .or_else(|| {
+            which
+                .is_none()
+                .then(|| s.indexes.iter().position(|i| i.clustered))
+                .flatten()
+        });
+    let Some(pos) = pos else {
+        return Err(NoRecords::NoIndex(
+            s.indexes
+                .iter()
+                .map(|i| format!("{} ({})", i.name, i.id))
+                .collect(),
+        ));
+    };
+    // No other index of the schema keeps the id.
+    for i in s.indexes.iter_mut().filter(|i| i.id.to_string() == by_id) {
+        i.id = u64::MAX - 1;
+    }
+    if let Some(i) = s.indexes.get_mut(pos) {
+        i.id = index_id;
+        if let Some(top) = pages.iter().max_by_key(|p| (p.level, p.lsn)) {
+            i.root_page = top.page_no;
+        }
+    }
+    Ok(s)
+}
+
+/// The number of leading fields that make a row's key: the clustered
+/// index's fields before `DB_TRX_ID`; every field of a secondary index.
+fn key_fields(r: &RecordsReport) -> usize {
+    r.fields
+        .iter()
+        .position(|f| f.name == "DB_TRX_ID")
+        .unwrap_or(r.fields.len())
+}
+
+/// Adds page report `r` (rows dropped) to the scan's head: the layout fit
+/// summed, findings each once.
+fn merge(head: &mut Option<RecordsReport>, mut r: RecordsReport) {
+    r.rows = Vec::new();
+    match head {
+        None => *head = Some(r),
+        Some(h) => {
+            h.layout.pairs += r.layout.pairs;
+            h.layout.fitting_pairs += r.layout.fitting_pairs;
+            h.layout.unreadable += r.layout.unreadable;
+            h.erased_records += r.erased_records;
+            for f in r.findings {
+                if !h.findings.iter().any(|g| same_finding(g, &f)) {
+                    h.findings.push(f);
+                }
+            }
+        }
+    }
+}
+
+fn same_finding(a: &Finding, b: &Finding) -> bool {
+    a.page == b.page && a.offset == b.offset && a.message == b.message
+}
+
+/// A row's key values, ordered as the index orders them for the types whose
+/// order is their value's (integers, dates and times as text, binary
+/// strings); text by its bytes (a case-insensitive collation orders
+/// otherwise).
+#[derive(Debug, Clone)]
+struct Key(Vec<Value>);
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (a, b) in self.0.iter().zip(&other.0) {
+            let o = cmp_value(a, b);
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        self.0.len().cmp(&other.0.len())
+    }
+}
+
+/// NULL first, numbers by value, the rest by their text.
+fn cmp_value(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Less,
+        (_, Value::Null) => Ordering::Greater,
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::UInt(x), Value::UInt(y)) => x.cmp(y),
+        (Value::Int(x), Value::UInt(y)) => i128::from(*x).cmp(&i128::from(*y)),
+        (Value::UInt(x), Value::Int(y)) => i128::from(*x).cmp(&i128::from(*y)),
+        (Value::Float(x), Value::Float(y)) => x.total_cmp(y),
+        (Value::Text(x), Value::Text(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Hex { hex: x }, Value::Hex { hex: y }) => x.cmp(y),
+        _ => format!("{a:?}").cmp(&format!("{b:?}")),
+    }
+}
