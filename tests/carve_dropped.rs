@@ -37,20 +37,33 @@ fn carve_lists_the_dropped_tables_indexes_and_pages() {
     // MariaDB erased the purged SYS_* records: each one read is counted so.
     assert!(d["garbage_records"].as_u64().unwrap() > 0, "{d}");
     assert_eq!(d["erased_records"], d["garbage_records"], "{d}");
-    // The index ids no live index has are exactly the dropped table's, with
-    // as many INDEX pages as the server's buffer pool held for each.
-    let unknown: Vec<(u64, u64)> = d["unknown_indexes"]
+    // MariaDB erased the SYS_* records; the undo log of the DROP TABLE
+    // still names the table, its id, its index ids and how many columns
+    // and index fields it had: all as the server's truth.
+    let tables = d["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 1, "{d}");
+    let t = &tables[0];
+    assert_eq!(t["source"], "undo log");
+    assert_eq!(t["name"], truth["name"]);
+    assert_eq!(t["table_id"], truth["table_id"]);
+    assert_eq!(
+        t["n_columns"].as_u64().unwrap(),
+        truth["columns"].as_array().unwrap().len() as u64
+    );
+    let ours: Vec<(u64, u64, u64)> = t["indexes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|i| {
             (
                 i["index_id"].as_u64().unwrap(),
+                i["n_fields"].as_u64().unwrap(),
                 i["pages"].as_u64().unwrap(),
             )
         })
         .collect();
-    let expected: Vec<(u64, u64)> = truth["indexes"]
+    // With as many INDEX pages as the server's buffer pool held for each.
+    let expected: Vec<(u64, u64, u64)> = truth["indexes"]
         .as_array()
         .unwrap()
         .iter()
@@ -58,14 +71,17 @@ fn carve_lists_the_dropped_tables_indexes_and_pages() {
             let name = i["name"].as_str().unwrap();
             (
                 i["index_id"].as_u64().unwrap(),
+                i["n_fields"].as_u64().unwrap(),
                 truth["index_pages"][name].as_u64().unwrap(),
             )
         })
         .collect();
-    assert_eq!(unknown, expected, "{d}");
-    for i in d["unknown_indexes"].as_array().unwrap() {
+    assert_eq!(ours, expected, "{d}");
+    for i in t["indexes"].as_array().unwrap() {
         assert!(i["leaf_pages"].as_u64().unwrap() < i["pages"].as_u64().unwrap());
     }
+    // Its index ids are no longer unknown; no live index is.
+    assert_eq!(d["unknown_indexes"], serde_json::json!([]), "{d}");
 }
 
 /// BIT_XOR(CRC32(CONCAT_WS('|', columns…))) as the server computed it
@@ -176,8 +192,9 @@ fn records_scan_returns_exactly_the_dropped_rows() {
 
 #[test]
 fn records_scan_without_a_schema_asks_for_one() {
-    // MariaDB erased the dropped table's SYS_* records: no schema is left
-    // in the file, and the command says so rather than guess.
+    // MariaDB erased the dropped table's SYS_* records: its name is left
+    // (the undo log), its columns are not, and the command says so rather
+    // than guess.
     let truth = dropped_truth();
     let dir = tempfile::tempdir().unwrap();
     let (ibdata, _) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
@@ -193,8 +210,9 @@ fn records_scan_without_a_schema_asks_for_one() {
         id.as_ref(),
     ]);
     assert_eq!(code, 2);
+    let name = truth["name"].as_str().unwrap();
     assert!(
-        stderr.contains(&format!("index {id} is in no dictionary")),
+        stderr.contains(&format!("index {id} is of the dropped table {name}")),
         "{stderr}"
     );
     assert!(stderr.contains("--ddl"), "{stderr}");

@@ -10,12 +10,14 @@ use std::fmt::Write;
 pub fn dropped(o: &mut String, d: &DroppedTables) {
     let _ = writeln!(
         o,
-        "  dropped tables: {} (from {} delete-marked and {} garbage SYS_* records on {} leaf pages; {} erased)",
+        "  dropped tables: {} (from {} delete-marked and {} garbage SYS_* records on {} leaf pages, {} erased; {} undo records on {} UNDO_LOG pages)",
         d.tables.len(),
         d.delete_marked_records,
         d.garbage_records,
         d.sys_leaf_pages,
-        d.erased_records
+        d.erased_records,
+        d.undo_records,
+        d.undo_pages
     );
     for t in &d.tables {
         table(o, t);
@@ -46,21 +48,24 @@ fn table(o: &mut String, t: &DroppedTable) {
     };
     let _ = writeln!(
         o,
-        "    {name}: table id {}, space {}, {} columns",
-        t.table_id,
-        t.space_id,
-        t.columns.len()
+        "    {name}: table id {}, space {}, {} columns (from the {})",
+        t.table_id, t.space_id, t.n_columns, t.source
     );
     for i in &t.indexes {
+        let what = if i.fields.is_empty() {
+            format!("{} fields", i.n_fields)
+        } else {
+            format!("{} ({})", i.name, i.fields.join(", "))
+        };
+        let root = if i.root_page == u32::MAX {
+            String::new()
+        } else {
+            format!("root page was {}; ", i.root_page)
+        };
         let _ = writeln!(
             o,
-            "      index {} {} ({}): root page was {}; {} pages in the file, {} leaf pages",
-            i.index_id,
-            i.name,
-            i.fields.join(", "),
-            i.root_page,
-            i.pages,
-            i.leaf_pages
+            "      index {} {what}: {root}{} pages in the file, {} leaf pages",
+            i.index_id, i.pages, i.leaf_pages
         );
     }
     if let Some(def) = &t.definition {

@@ -17,8 +17,10 @@ use serde::Serialize;
 pub struct DroppedIndex {
     /// `ID`: the `PAGE_INDEX_ID` of its pages.
     pub index_id: u64,
-    /// `NAME`.
+    /// `NAME` (empty when only the undo log knows the index).
     pub name: String,
+    /// How many fields it had (`SYS_FIELDS` records found).
+    pub n_fields: u32,
     /// `TYPE`: 1 clustered, 2 unique, 3 both.
     pub index_type: u32,
     /// `PAGE_NO`: where its root was.
@@ -40,6 +42,13 @@ pub struct DroppedTable {
     pub table_id: u64,
     /// `SPACE`: 0 when its pages were in the system tablespace.
     pub space_id: u32,
+    /// What it is known from: `SYS_* records` (its deleted dictionary
+    /// records), or `undo log` (the delete-marks its `DROP TABLE` logged:
+    /// name, index ids, how many columns and index fields; no column or
+    /// index names, no types).
+    pub source: &'static str,
+    /// How many columns it had (`SYS_COLUMNS` records found).
+    pub n_columns: u32,
     /// Its columns (`SYS_COLUMNS`), by position.
     pub columns: Vec<DictColumn>,
     /// Its indexes, by id.
@@ -82,6 +91,10 @@ pub struct DroppedTables {
     pub live_dictionary: bool,
     /// `SYS_*` leaf pages read.
     pub sys_leaf_pages: u64,
+    /// UNDO_LOG pages read for a `DROP TABLE`'s delete-marks.
+    pub undo_pages: u64,
+    /// Undo records read on them.
+    pub undo_records: u64,
     /// Problems reading them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Finding>,
@@ -114,6 +127,8 @@ impl DroppedTables {
                 .collect(),
             live_dictionary: r.live_dictionary,
             sys_leaf_pages: r.sys_pages,
+            undo_pages: r.undo_pages,
+            undo_records: r.undo_records,
             findings: r.findings.clone(),
         }
     }
@@ -124,6 +139,16 @@ fn table(t: &DictTable, r: &Remnants) -> DroppedTable {
         name: t.name.clone(),
         table_id: t.id,
         space_id: t.space,
+        source: if r.from_undo.contains(&t.id) {
+            "undo log"
+        } else {
+            "SYS_* records"
+        },
+        n_columns: if t.columns.is_empty() {
+            t.n_cols
+        } else {
+            u32::try_from(t.columns.len()).unwrap_or(u32::MAX)
+        },
         columns: t.columns.clone(),
         indexes: t
             .indexes
@@ -133,6 +158,11 @@ fn table(t: &DictTable, r: &Remnants) -> DroppedTable {
                 DroppedIndex {
                     index_id: i.id,
                     name: i.name.clone(),
+                    n_fields: if i.fields.is_empty() {
+                        i.n_fields
+                    } else {
+                        u32::try_from(i.fields.len()).unwrap_or(u32::MAX)
+                    },
                     index_type: i.index_type,
                     root_page: i.root_page,
                     fields: i.fields.clone(),

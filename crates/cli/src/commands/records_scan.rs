@@ -78,6 +78,17 @@ fn scan_schema(
             format!("index {index_id} is in no dictionary, and no deleted SYS_* record names it (MariaDB erases the records purge frees): give the table's CREATE TABLE with --ddl"),
         )
     })?;
+    if dropped.columns.is_empty() {
+        return Err(CliError::file(
+            space.path(),
+            format!(
+                "index {index_id} is of the dropped table {} (table id {}, {} columns), whose column names and types are not left in the file (its SYS_* records are erased; the undo log of its DROP TABLE names it): give its CREATE TABLE with --ddl",
+                if dropped.name.is_empty() { "(name not found)" } else { &dropped.name },
+                dropped.id,
+                dropped.n_cols
+            ),
+        ));
+    }
     out.say(&format!(
         "note: {}: index {index_id} is of the dropped table {} (id {}), typed by its deleted SYS_* records",
         space.path().display(),

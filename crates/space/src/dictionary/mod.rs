@@ -13,6 +13,7 @@
 
 pub mod dd;
 pub mod remnants;
+pub mod remnants_undo;
 
 use crate::btree;
 use crate::finding::{Finding, FindingKind};

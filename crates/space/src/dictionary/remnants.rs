@@ -15,6 +15,7 @@
 //! there is its pages: the index ids of INDEX pages that no index of the
 //! live dictionary has ([`Remnants::unknown_indexes`]).
 
+use super::remnants_undo::{self, UndoneTable};
 use super::{DictColumn, DictIndex, DictTable, Dictionary};
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
@@ -73,6 +74,15 @@ pub struct Remnants {
     /// The live dictionary was read (so the tables and indexes it has were
     /// told apart from dropped ones).
     pub live_dictionary: bool,
+    /// UNDO_LOG pages read for the delete-marks of a `DROP TABLE`.
+    pub undo_pages: u64,
+    /// Undo records read on them.
+    pub undo_records: u64,
+    /// The ids of the tables in `tables` known only from the undo log (no
+    /// `SYS_*` record of theirs was readable): their name, index ids and
+    /// how many columns and index fields they had; no names of columns
+    /// or indexes, no types.
+    pub from_undo: Vec<u64>,
     /// `SYS_*` leaf pages read.
     pub sys_pages: u64,
     /// INDEX pages of the file by index id (every id, for the dropped
@@ -105,10 +115,15 @@ enum SysRecord {
 pub fn read(space: &Tablespace, live: Option<&Dictionary>) -> Remnants {
     let mut out = Remnants::default();
     let mut sys_pages = Vec::new();
+    let mut undo_pages = Vec::new();
     let pages = LogicalPages::new(space);
     let mut buf = Vec::new();
     for n in 0..space.page_count() {
         if pages.read_prefix(n, PREFIX, &mut buf).is_none() {
+            continue;
+        }
+        if u16_at(&buf, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok() == Some(PageType::UNDO_LOG.0) {
+            undo_pages.push(n);
             continue;
         }
         let Some((id, level, lsn)) = index_page(&buf) else {
@@ -139,6 +154,14 @@ pub fn read(space: &Tablespace, live: Option<&Dictionary>) -> Remnants {
         .unwrap_or_default();
     out.live_dictionary = live.is_some();
     out.tables = assemble(records, &live_ids);
+    let mut undone = BTreeMap::new();
+    for &n in &undo_pages {
+        if let Some(p) = pages.read(n) {
+            out.undo_records += remnants_undo::read_page(&p.bytes, &mut undone) as u64;
+        }
+    }
+    out.undo_pages = undo_pages.len() as u64;
+    add_undone(&mut out, undone, &live_ids);
     let known: HashSet<u64> = live
         .iter()
         .flat_map(|d| d.tables.iter())
@@ -153,6 +176,40 @@ pub fn read(space: &Tablespace, live: Option<&Dictionary>) -> Remnants {
         .map(|(id, c)| (*id, *c))
         .collect();
     out
+}
+
+/// The tables only the undo log knows (not live, no `SYS_*` record read)
+/// added to `out.tables`, in id order.
+fn add_undone(out: &mut Remnants, undone: BTreeMap<u64, UndoneTable>, live: &HashSet<u64>) {
+    for (id, u) in undone {
+        if live.contains(&id) || id <= DICT_HDR_FIRST_ID || out.tables.iter().any(|t| t.id == id) {
+            continue;
+        }
+        out.from_undo.push(id);
+        out.tables.push(DictTable {
+            name: u.name.unwrap_or_default(),
+            id,
+            n_cols: u32::try_from(u.columns.len()).unwrap_or(u32::MAX),
+            flags: 0,
+            space: 0,
+            columns: Vec::new(),
+            indexes: u
+                .indexes
+                .into_iter()
+                .map(|(i, fields)| DictIndex {
+                    id: i,
+                    name: String::new(),
+                    n_fields: u32::try_from(fields.len()).unwrap_or(u32::MAX),
+                    index_type: 0,
+                    space: 0,
+                    root_page: innodb_format::FIL_NULL,
+                    fields: Vec::new(),
+                })
+                .collect(),
+            mysql: None,
+        });
+    }
+    out.tables.sort_by_key(|t| t.id);
 }
 
 /// `DICT_HDR_FIRST_ID`: ids up to this one are the server's own.
