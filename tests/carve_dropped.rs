@@ -262,3 +262,43 @@ fn records_scan_of_a_live_index_types_it_by_the_files_own_dictionary() {
         keep["checks"]["row_digest"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn records_scan_reads_the_newest_copy_of_each_page() {
+    // ibdata1's doublewrite buffer holds older copies of
+    // mysql.innodb_table_stats' one page, one with t_dropped's row from
+    // before the DROP. --scan reads the newest copy only: the rows of
+    // database `test` are the server's mysql.innodb_table_stats.
+    let all: Value = serde_json::from_slice(
+        &std::fs::read(fixtures_dir().join(SET).join("truth.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (ibdata, _) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
+    let (code, stdout, stderr) = inspect(&[
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        ibdata.as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        "16".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("(2 older copies not read)"), "{stderr}");
+    let ours: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v.get("row").cloned())
+        .filter(|r| r["database_name"] == "test")
+        .map(|r| {
+            serde_json::json!({
+                "table": format!("test/{}", r["table_name"].as_str().unwrap()),
+                "n_rows": r["n_rows"],
+                "clustered_index_size": r["clustered_index_size"],
+                "sum_of_other_index_sizes": r["sum_of_other_index_sizes"],
+            })
+        })
+        .collect();
+    assert_eq!(Value::Array(ours), all["table_stats"]);
+}

@@ -5,18 +5,21 @@
 //!
 //! The file is read once, page header by page header, for the INDEX pages
 //! of the index (their page numbers, levels and LSNs only); then each leaf
-//! page is decoded on its own. A row is kept once per key: where two pages
-//! hold the same key (an older copy of a page, a page freed after a split),
-//! the row of the page with the newer `FIL_PAGE_LSN` wins. The rows come out
-//! in key order.
+//! page is decoded on its own. Of the copies of one page number (a page
+//! and its copy in the doublewrite buffer of a system tablespace, each at
+//! its own place in the file) the one with the newest `FIL_PAGE_LSN` is
+//! read. A row is kept once per key: where two pages hold the same key (a
+//! page freed after a split), the row of the page with the newer LSN wins.
+//! The rows come out in key order, each with the page number its page's
+//! header gives.
 //!
 //! Memory: the page list (16 bytes a page of the index) and every distinct
 //! row, decoded, until the end (about the size of the index's rows as
 //! text); one page is read at a time.
 
 use crate::rows::records::{LayoutFit, NoRecords, RecordsReport, Row, Schema, SchemaIndex};
-use innodb_format::bytes::{u16_at, u64_at};
-use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_TYPE};
+use innodb_format::bytes::{u16_at, u32_at, u64_at};
+use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_TYPE};
 use innodb_format::fil::page_type::PageType;
 use innodb_format::index::header::{PAGE_INDEX_ID, PAGE_LEVEL};
 use innodb_format::value::column_value::Value;
@@ -30,7 +33,9 @@ use std::collections::BTreeMap;
 /// An INDEX page of the index scanned for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScannedPage {
-    /// Page number.
+    /// Where it is in the file (its page number there).
+    pub position: u32,
+    /// `FIL_PAGE_OFFSET` (offset 4): its own page number.
     pub page_no: u32,
     /// `PAGE_LEVEL` (offset 64).
     pub level: u16,
@@ -38,8 +43,8 @@ pub struct ScannedPage {
     pub lsn: u64,
 }
 
-/// The INDEX pages of `index_id` in `space`, in page order: every page's
-/// first bytes read once.
+/// The INDEX pages of `index_id` in `space`, by place in the file: every
+/// page's first bytes read once.
 pub fn pages_of_index(space: &Tablespace, index_id: u64) -> Vec<ScannedPage> {
     let pages = LogicalPages::new(space);
     let mut buf = Vec::new();
@@ -54,7 +59,8 @@ pub fn pages_of_index(space: &Tablespace, index_id: u64) -> Vec<ScannedPage> {
             continue;
         }
         out.push(ScannedPage {
-            page_no: n,
+            position: n,
+            page_no: u32_at(&buf, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").unwrap_or(n),
             level: u16_at(&buf, PAGE_LEVEL, "PAGE_LEVEL").unwrap_or(0),
             lsn: u64_at(&buf, FIL_PAGE_LSN, "FIL_PAGE_LSN").unwrap_or(0),
         });
@@ -70,12 +76,13 @@ pub struct IndexScan {
     pub report: RecordsReport,
     /// The rows, one per key, in key order.
     pub rows: Vec<Row>,
-    /// INDEX pages of the index found (every level).
+    /// INDEX pages of the index found (every level; one per page number).
     pub pages: usize,
+    /// Older copies of those pages elsewhere in the file, not read.
+    pub older_copies: usize,
     /// Of those, leaf pages read.
     pub leaf_pages: usize,
-    /// Rows read that another page's copy of the same key replaced (or
-    /// that replaced nothing newer).
+    /// Rows left out because a page with a newer LSN holds their key.
     pub duplicates: usize,
 }
 
@@ -91,19 +98,21 @@ pub fn scan(
     let pages = pages_of_index(space, index_id);
     let schema = with_index_id(schema, which, index_id, &pages)?;
     let id = index_id.to_string();
-    let mut leaves: Vec<ScannedPage> = pages.iter().filter(|p| p.level == 0).copied().collect();
+    let mut leaves = newest_copies(pages.iter().filter(|p| p.level == 0).copied().collect());
     // Newest first, so that the first row of a key kept is the newest.
     leaves.sort_by(|a, b| b.lsn.cmp(&a.lsn).then(a.page_no.cmp(&b.page_no)));
     let mut kept: BTreeMap<Key, Row> = BTreeMap::new();
     let mut head: Option<RecordsReport> = None;
     let mut duplicates = 0;
     for p in &leaves {
-        let r = RecordsReport::build_leaf(space, &schema, Some(&id), p.page_no, false)?;
+        let r = RecordsReport::build_leaf(space, &schema, Some(&id), p.position, false)?;
         let n_key = key_fields(&r);
         for row in &r.rows {
             match kept.entry(Key(row.values.iter().take(n_key).cloned().collect())) {
                 Entry::Vacant(e) => {
-                    e.insert(row.clone());
+                    let mut row = row.clone();
+                    row.page = p.page_no;
+                    e.insert(row);
                 }
                 Entry::Occupied(_) => duplicates += 1,
             }
@@ -114,10 +123,19 @@ pub fn scan(
     Ok(IndexScan {
         report,
         rows: kept.into_values().collect(),
-        pages: pages.len(),
+        older_copies: pages.len() - newest_copies(pages.clone()).len(),
+        pages: newest_copies(pages).len(),
         leaf_pages: leaves.len(),
         duplicates,
     })
+}
+
+/// Of the copies of each page number, the newest (the first in the file
+/// on a tie), by page number.
+fn newest_copies(mut pages: Vec<ScannedPage>) -> Vec<ScannedPage> {
+    pages.sort_by(|a, b| (a.page_no, b.lsn, a.position).cmp(&(b.page_no, a.lsn, b.position)));
+    pages.dedup_by_key(|p| p.page_no);
+    pages
 }
 
 /// The head of a scan that found no leaf page.
@@ -173,7 +191,7 @@ fn with_index_id(
     if let Some(i) = s.indexes.get_mut(pos) {
         i.id = index_id;
         if let Some(top) = pages.iter().max_by_key(|p| (p.level, p.lsn)) {
-            i.root_page = top.page_no;
+            i.root_page = top.position;
         }
     }
     Ok(s)

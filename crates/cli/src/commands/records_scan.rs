@@ -116,9 +116,10 @@ fn write(
 ) -> Result<u8, CliError> {
     let r = found.report;
     let note = format!(
-        "--scan: index {} has {} pages in the file, {} leaf pages read; {} rows, {} rows of older page copies left out",
+        "--scan: index {} has {} pages in the file ({} older copies not read), {} leaf pages read; {} rows, {} rows whose key a newer page holds left out",
         r.index_id,
         found.pages,
+        found.older_copies,
         found.leaf_pages,
         found.rows.len(),
         found.duplicates

@@ -434,8 +434,8 @@ pub fn run_scanned(
         written.undecoded = w.undecoded;
     }
     let mut notes = vec![format!(
-        "{} rows written; {} rows of older page copies left out",
-        written.rows, found.duplicates
+        "{} rows written; {} rows whose key a newer page holds left out, {} older page copies not read",
+        written.rows, found.duplicates, found.older_copies
     )];
     if written.undecoded > 0 {
         notes.push(format!(
