@@ -145,6 +145,9 @@ fn table(t: &DictTable, r: &Remnants) -> DroppedTable {
             "SYS_* records"
         },
         n_columns: if t.columns.is_empty() {
+            // From the undo log: the count. (SYS_TABLES.N_COLS has the
+            // COMPACT flag in bit 31 and, in MariaDB, more flags above 16
+            // bits; it counts the virtual columns too.)
             t.n_cols
         } else {
             u32::try_from(t.columns.len()).unwrap_or(u32::MAX)

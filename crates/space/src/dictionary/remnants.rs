@@ -4,7 +4,7 @@
 //! leaf pages, delete-marked until purge, then in each page's garbage list
 //! (`PAGE_FREE`, offset 44) until their bytes are reused.
 //!
-//! Every leaf page of the four clustered indexes (index ids 1, 3, 4, 5, on
+//! Every leaf page of the four clustered indexes (index ids 1, 2, 3, 4, on
 //! any page of the file, reachable or not) is read: its delete-marked
 //! records and those of its garbage list. A table whose id the live
 //! dictionary still has is not dropped and is left out.
@@ -33,11 +33,12 @@ use std::collections::{BTreeMap, HashSet};
 /// `DICT_TABLES_ID`: the clustered index of `SYS_TABLES`.
 pub const DICT_TABLES_ID: u64 = 1;
 /// `DICT_COLUMNS_ID`: the clustered index of `SYS_COLUMNS`.
-pub const DICT_COLUMNS_ID: u64 = 3;
+pub const DICT_COLUMNS_ID: u64 = 2;
 /// `DICT_INDEXES_ID`: the clustered index of `SYS_INDEXES`.
-pub const DICT_INDEXES_ID: u64 = 4;
+pub const DICT_INDEXES_ID: u64 = 3;
 /// `DICT_FIELDS_ID`: the clustered index of `SYS_FIELDS`.
-pub const DICT_FIELDS_ID: u64 = 5;
+pub const DICT_FIELDS_ID: u64 = 4;
+// (5, `DICT_TABLE_IDS_ID`, is SYS_TABLES' secondary index on ID.)
 
 /// Bytes of a page read to tell an index page's index id and level
 /// (`PAGE_INDEX_ID` is at offset 66, 8 bytes).
