@@ -265,16 +265,24 @@ fn records_scan_of_a_live_index_types_it_by_the_files_own_dictionary() {
 
 #[test]
 fn records_scan_reads_the_newest_copy_of_each_page() {
-    // ibdata1's doublewrite buffer holds older copies of
-    // mysql.innodb_table_stats' one page, one with t_dropped's row from
+    // ibdata1's doublewrite buffer holds older copies of the one page of
+    // mysql.innodb_index_stats (index 17), one with t_dropped's rows from
     // before the DROP. --scan reads the newest copy only: the rows of
-    // database `test` are the server's mysql.innodb_table_stats.
+    // database `test` are the server's mysql.innodb_index_stats.
     let all: Value = serde_json::from_slice(
         &std::fs::read(fixtures_dir().join(SET).join("truth.json")).unwrap(),
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let (ibdata, _) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
+    let (ibdata, bytes) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
+    // The stale copy is there: an INDEX page of index 17 not at its own
+    // page number, holding the dropped table's name.
+    let stale = bytes.chunks(16384).enumerate().any(|(n, p)| {
+        u64::from_be_bytes(p[66..74].try_into().unwrap()) == 17
+            && u32::from_be_bytes(p[4..8].try_into().unwrap()) as usize != n
+            && p.windows(9).any(|w| w == b"t_dropped")
+    });
+    assert!(stale, "no older copy of index 17's page holds t_dropped");
     let (code, stdout, stderr) = inspect(&[
         "--format".as_ref(),
         "json".as_ref(),
@@ -282,10 +290,10 @@ fn records_scan_reads_the_newest_copy_of_each_page() {
         ibdata.as_os_str(),
         "--scan".as_ref(),
         "--index-id".as_ref(),
-        "16".as_ref(),
+        "17".as_ref(),
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("(2 older copies not read)"), "{stderr}");
+    assert!(stderr.contains("older copies not read"), "{stderr}");
     let ours: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
@@ -294,11 +302,117 @@ fn records_scan_reads_the_newest_copy_of_each_page() {
         .map(|r| {
             serde_json::json!({
                 "table": format!("test/{}", r["table_name"].as_str().unwrap()),
-                "n_rows": r["n_rows"],
-                "clustered_index_size": r["clustered_index_size"],
-                "sum_of_other_index_sizes": r["sum_of_other_index_sizes"],
+                "index": r["index_name"],
+                "stat_name": r["stat_name"],
+                "stat_value": r["stat_value"],
+                "sample_size": r["sample_size"],
+                "stat_description": r["stat_description"],
             })
         })
         .collect();
-    assert_eq!(Value::Array(ours), all["table_stats"]);
+    assert_eq!(Value::Array(ours), all["index_stats"]);
+}
+
+/// `carve --format json` of `rel`: space 0's `dropped_tables`.
+fn dropped_of(dir: &std::path::Path, rel: &str) -> (Value, std::path::PathBuf) {
+    let (file, _) = unpack(dir, rel);
+    let (r, o) = run_json(["carve".as_ref(), file.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = r["spaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["space_id"] == 0)
+        .unwrap();
+    (s["dropped_tables"].clone(), file)
+}
+
+#[test]
+fn unpurged_sys_records_give_the_whole_dropped_table() {
+    // The copy taken while a read view kept purge from removing the
+    // delete-marked SYS_* records: name, columns, indexes, fields as the
+    // server's INNODB_SYS_* views said before the DROP.
+    let truth = dropped_truth();
+    let dir = tempfile::tempdir().unwrap();
+    let (d, file) = dropped_of(dir.path(), &format!("{SET}/unpurged/files/ibdata1.gz"));
+    assert_eq!(d["erased_records"], 0, "{d}");
+    let tables = d["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 1, "{d}");
+    let t = &tables[0];
+    assert_eq!(t["source"], "SYS_* records");
+    assert_eq!(t["name"], truth["name"]);
+    assert_eq!(t["table_id"], truth["table_id"]);
+    assert_eq!(t["space_id"], truth["space_id"]);
+    let cols: Vec<Value> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            serde_json::json!({"name": c["name"], "pos": c["pos"], "mtype": c["mtype"],
+                               "prtype": c["prtype"], "len": c["len"]})
+        })
+        .collect();
+    assert_eq!(Value::Array(cols), truth["columns"]);
+    let idx: Vec<Value> = t["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            serde_json::json!({"name": i["name"], "index_id": i["index_id"],
+                               "root_page": i["root_page"], "type": i["index_type"],
+                               "n_fields": i["n_fields"]})
+        })
+        .collect();
+    assert_eq!(Value::Array(idx), truth["indexes"]);
+    let fields: Vec<Value> = t["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|i| {
+            let id = i["index_id"].clone();
+            i["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(move |(pos, f)| serde_json::json!({"index_id": id, "name": f, "pos": pos}))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(Value::Array(fields), truth["fields"]);
+    for i in t["indexes"].as_array().unwrap() {
+        let name = i["name"].as_str().unwrap();
+        assert_eq!(i["pages"], truth["index_pages"][name], "{name}");
+    }
+    assert!(t["definition"].is_object(), "{t}");
+
+    // records --scan with no --ddl: typed by those records, the server's rows.
+    let id = truth["indexes"][0]["index_id"]
+        .as_u64()
+        .unwrap()
+        .to_string();
+    let (code, stdout, stderr) = inspect(&[
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        file.as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        id.as_ref(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("typed by its deleted SYS_* records"),
+        "{stderr}"
+    );
+    let rows: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v.get("row").is_some())
+        .collect();
+    assert_eq!(rows.len() as u64, truth["count"].as_u64().unwrap());
+    assert_eq!(
+        digest(&rows, &["id", "k", "v", "s", "dt"]),
+        truth["checks"]["row_digest"].as_u64().unwrap()
+    );
 }
