@@ -13,11 +13,15 @@
 //! The rows come out in key order, each with the page number its page's
 //! header gives.
 //!
-//! Memory: the page list (16 bytes a page of the index) and every distinct
-//! row, decoded, until the end (about the size of the index's rows as
-//! text); one page is read at a time.
+//! Memory: the page list (24 bytes a page of the index), the key of every
+//! distinct row (its key values decoded, with 16 bytes for where it is),
+//! and the rows of one page at a time: the leaf pages are read twice,
+//! once for the keys and their newest places, then in key order for the
+//! rows.
 
-use crate::rows::records::{LayoutFit, NoRecords, RecordsReport, Row, Schema, SchemaIndex};
+use crate::rows::records::{
+    LayoutFit, NoRecords, RecordsReport, Row, RowSink, Schema, SchemaIndex,
+};
 use innodb_format::bytes::{u16_at, u32_at, u64_at};
 use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_TYPE};
 use innodb_format::fil::page_type::PageType;
@@ -28,7 +32,7 @@ use innodb_space::logical_pages::LogicalPages;
 use innodb_space::Tablespace;
 use std::cmp::Ordering;
 use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// An INDEX page of the index scanned for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +78,10 @@ pub struct IndexScan {
     /// The report's head (table, index, fields), its layout fit summed over
     /// the pages, and the findings of every page (each message once); no rows.
     pub report: RecordsReport,
-    /// The rows, one per key, in key order.
-    pub rows: Vec<Row>,
+    /// Rows handed to the sink.
+    pub rows: usize,
+    /// Distinct keys found.
+    pub keys: usize,
     /// INDEX pages of the index found (every level; one per page number).
     pub pages: usize,
     /// Older copies of those pages elsewhere in the file, not read.
@@ -86,22 +92,46 @@ pub struct IndexScan {
     pub duplicates: usize,
 }
 
+/// Where the row kept for a key is.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    position: u32,
+    page_no: u32,
+    origin: usize,
+}
+
+/// The index of `schema` a scan for `index_id` reads: `which` (a name or
+/// id), else the one with that id, else the clustered one.
+pub fn scanned_index<'s>(
+    schema: &'s Schema,
+    which: Option<&str>,
+    index_id: u64,
+) -> Option<&'s SchemaIndex> {
+    let pos = index_position(schema, which, index_id)?;
+    schema.indexes.get(pos)
+}
+
 /// The rows of every leaf page of index `index_id` of `space`, read with
-/// `schema`'s index `which` (its clustered index when `None`), whose id
-/// becomes `index_id` and whose root the highest page found.
+/// `schema`'s index `which` (see [`scanned_index`]), whose id becomes
+/// `index_id` and whose root the highest page found; handed to `sink` in
+/// key order, at most `limit`. Two passes over the leaf pages: the first
+/// keeps each key's place (its newest page), the second decodes the rows
+/// in key order, one page at a time.
 pub fn scan(
     space: &Tablespace,
     schema: &Schema,
     which: Option<&str>,
     index_id: u64,
+    limit: Option<usize>,
+    sink: &mut dyn RowSink,
 ) -> Result<IndexScan, NoRecords> {
     let pages = pages_of_index(space, index_id);
     let schema = with_index_id(schema, which, index_id, &pages)?;
     let id = index_id.to_string();
     let mut leaves = newest_copies(pages.iter().filter(|p| p.level == 0).copied().collect());
-    // Newest first, so that the first row of a key kept is the newest.
+    // Newest first, so that the first place of a key kept is the newest.
     leaves.sort_by(|a, b| b.lsn.cmp(&a.lsn).then(a.page_no.cmp(&b.page_no)));
-    let mut kept: BTreeMap<Key, Row> = BTreeMap::new();
+    let mut kept: BTreeMap<Key, Place> = BTreeMap::new();
     let mut head: Option<RecordsReport> = None;
     let mut duplicates = 0;
     for p in &leaves {
@@ -110,9 +140,11 @@ pub fn scan(
         for row in &r.rows {
             match kept.entry(Key(row.values.iter().take(n_key).cloned().collect())) {
                 Entry::Vacant(e) => {
-                    let mut row = row.clone();
-                    row.page = p.page_no;
-                    e.insert(row);
+                    e.insert(Place {
+                        position: p.position,
+                        page_no: p.page_no,
+                        origin: row.origin,
+                    });
                 }
                 Entry::Occupied(_) => duplicates += 1,
             }
@@ -120,14 +152,55 @@ pub fn scan(
         merge(&mut head, r);
     }
     let report = head.unwrap_or_else(|| empty_report(&schema, index_id));
+    sink.start(&report);
+    let keys = kept.len();
+    let rows = emit(space, &schema, &id, kept, limit, sink)?;
     Ok(IndexScan {
         report,
-        rows: kept.into_values().collect(),
+        rows,
+        keys,
         older_copies: pages.len() - newest_copies(pages.clone()).len(),
         pages: newest_copies(pages).len(),
         leaf_pages: leaves.len(),
         duplicates,
     })
+}
+
+/// The rows at the places `kept` gives, in key order, into `sink`: each
+/// page decoded again when its first row is due (the last page's rows
+/// kept until another page is due). Returns the rows handed over.
+fn emit(
+    space: &Tablespace,
+    schema: &Schema,
+    id: &str,
+    kept: BTreeMap<Key, Place>,
+    limit: Option<usize>,
+    sink: &mut dyn RowSink,
+) -> Result<usize, NoRecords> {
+    let mut page: Option<(u32, HashMap<usize, Row>)> = None;
+    let mut n = 0;
+    for place in kept.into_values() {
+        if n >= limit.unwrap_or(usize::MAX) {
+            break;
+        }
+        if page.as_ref().map(|(p, _)| *p) != Some(place.position) {
+            let r = RecordsReport::build_leaf(space, schema, Some(id), place.position, false)?;
+            let rows = r.rows.into_iter().map(|row| (row.origin, row)).collect();
+            page = Some((place.position, rows));
+        }
+        let Some(mut row) = page
+            .as_mut()
+            .and_then(|(_, rows)| rows.remove(&place.origin))
+        else {
+            continue;
+        };
+        row.page = place.page_no;
+        n += 1;
+        if !sink.row(row) {
+            break;
+        }
+    }
+    Ok(n)
 }
 
 /// Of the copies of each page number, the newest (the first in the file
@@ -163,20 +236,7 @@ fn with_index_id(
 ) -> Result<Schema, NoRecords> {
     let mut s = schema.clone();
     let by_id = index_id.to_string();
-    let pos = s
-        .indexes
-        .iter()
-        .position(|i: &SchemaIndex| match which {
-            Some(w) => i.name == w || i.id.to_string() == w,
-            None => i.id == index_id,
-        })
-        .or_else(|| {
-            which
-                .is_none()
-                .then(|| s.indexes.iter().position(|i| i.clustered))
-                .flatten()
-        });
-    let Some(pos) = pos else {
+    let Some(pos) = index_position(&s, which, index_id) else {
         return Err(NoRecords::NoIndex(
             s.indexes
                 .iter()
@@ -195,6 +255,23 @@ fn with_index_id(
         }
     }
     Ok(s)
+}
+
+/// Where in `schema.indexes` the index a scan reads is (see [`scanned_index`]).
+fn index_position(schema: &Schema, which: Option<&str>, index_id: u64) -> Option<usize> {
+    schema
+        .indexes
+        .iter()
+        .position(|i| match which {
+            Some(w) => i.name == w || i.id.to_string() == w,
+            None => i.id == index_id,
+        })
+        .or_else(|| {
+            which
+                .is_none()
+                .then(|| schema.indexes.iter().position(|i| i.clustered))
+                .flatten()
+        })
 }
 
 /// The number of leading fields that make a row's key: the clustered

@@ -12,7 +12,7 @@ use crate::CliError;
 use innodb_analysis::reports::dropped_tables::dropped_table_of_index;
 use innodb_analysis::rows::ddl::schema_from_ddl;
 use innodb_analysis::rows::index_scan::{scan, IndexScan};
-use innodb_analysis::rows::records::{RowSink, Schema};
+use innodb_analysis::rows::records::Schema;
 use innodb_render::{json, text};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::Tablespace;
@@ -33,11 +33,38 @@ pub fn run(
     let space = inputs.open(file)?;
     let schema = scan_schema(inputs, &space, args, index_id, out)?;
     let which = args.ddl.and(args.index);
-    let found = scan(&space, &schema, which, index_id).map_err(|e| no_index(&space, e))?;
+    let scan_args = ScanArgs {
+        which,
+        index_id,
+        limit: args.limit,
+    };
     if inputs.format == Format::Sql {
-        return super::records_sql::run_scanned(&space, &schema, found, args.limit, out);
+        return super::records_sql::run_scanned(&space, &schema, &scan_args, out);
     }
-    write(&space, found, args.limit, inputs.format, out)
+    write(&space, &schema, &scan_args, inputs.format, out)
+}
+
+/// What `records --scan` reads.
+pub struct ScanArgs<'a> {
+    /// The index of the schema read (`--index` with `--ddl`).
+    pub which: Option<&'a str>,
+    /// `--index-id`.
+    pub index_id: u64,
+    /// `--limit`.
+    pub limit: Option<usize>,
+}
+
+/// The line that says what the scan read.
+pub fn scan_note(found: &IndexScan) -> String {
+    format!(
+        "--scan: index {} has {} pages in the file ({} older copies not read), {} leaf pages read; {} keys, {} rows whose key a newer page holds left out",
+        found.report.index_id,
+        found.pages,
+        found.older_copies,
+        found.leaf_pages,
+        found.keys,
+        found.duplicates
+    )
 }
 
 /// The schema the index is read with: `--ddl`, the dictionary (of
@@ -109,35 +136,23 @@ fn scan_schema(
 /// The rows as text, JSON or CSV, at most `limit`, with the scan's counts.
 fn write(
     space: &Tablespace,
-    found: IndexScan,
-    limit: Option<usize>,
+    schema: &Schema,
+    a: &ScanArgs,
     format: Format,
     out: &mut Output,
 ) -> Result<u8, CliError> {
-    let r = found.report;
-    let note = format!(
-        "--scan: index {} has {} pages in the file ({} older copies not read), {} leaf pages read; {} rows, {} rows whose key a newer page holds left out",
-        r.index_id,
-        found.pages,
-        found.older_copies,
-        found.leaf_pages,
-        found.rows.len(),
-        found.duplicates
-    );
     let mut sink = Streamed::new(out, format);
-    sink.start(&r);
-    for row in found.rows.into_iter().take(limit.unwrap_or(usize::MAX)) {
-        if !sink.row(row) {
-            break;
-        }
-    }
+    let found = scan(space, schema, a.which, a.index_id, a.limit, &mut sink)
+        .map_err(|e| no_index(space, e))?;
+    let r = &found.report;
+    let note = scan_note(&found);
     let n = sink.rows();
     match format {
         Format::Text => {
             sink.push(&format!("# {note}\n"));
-            sink.push(&text::records_tail(&r, n));
+            sink.push(&text::records_tail(r, n));
         }
-        Format::Json => sink.push(&json::records_findings(&r)),
+        Format::Json => sink.push(&json::records_findings(r)),
         Format::Csv | Format::Sql => {}
     }
     sink.flush();

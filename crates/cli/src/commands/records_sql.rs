@@ -11,7 +11,7 @@
 use super::records_trx::{self, StreamArgs, Undo};
 use crate::output::{Kind, Output};
 use crate::CliError;
-use innodb_analysis::rows::index_scan::IndexScan;
+use innodb_analysis::rows::index_scan;
 use innodb_analysis::rows::records::{IndexField, RecordsReport, Row, RowSink, Schema};
 use innodb_analysis::rows::row_recovery::View;
 use innodb_analysis::rows::table_definition::{ColumnDefinition, TableDefinition};
@@ -363,34 +363,28 @@ pub fn say_problems(space: &Tablespace, w: &Written, out: &mut Output) {
     }
 }
 
-/// `records FILE --scan --index-id N --format sql`: the rows a scan found
+/// `records FILE --scan --index-id N --format sql`: the rows a scan finds
 /// (see [`innodb_analysis::rows::index_scan`]) as the same dump `records
-/// --format sql` writes of a table, at most `limit`. Exit 1 when the schema
-/// does not fit the records.
+/// --format sql` writes of a table, streamed in key order. Only a clustered
+/// index; exit 1 when the schema does not fit the records.
 pub fn run_scanned(
     space: &Tablespace,
     schema: &Schema,
-    found: IndexScan,
-    limit: Option<usize>,
+    a: &super::records_scan::ScanArgs,
     out: &mut Output,
 ) -> Result<u8, CliError> {
-    let clustered = schema
-        .indexes
-        .iter()
-        .any(|i| i.clustered && i.id == found.report.index_id);
-    if !clustered {
+    if !index_scan::scanned_index(schema, a.which, a.index_id).is_some_and(|i| i.clustered) {
         return Err(CliError::Usage(format!(
-            "--format sql writes a table's rows from its clustered index; index {} is another index",
-            found.report.index_id
+            "--format sql writes a table's rows from its clustered index; index {} is read as another index (give --index with the clustered index's name)",
+            a.index_id
         )));
     }
     let comments = vec![
         format!(
-            "innodb-inspect: rows of {} read from {} by --scan of index {} ({} leaf pages)",
+            "innodb-inspect: rows of {} read from {} by --scan of index {}",
             schema.table,
             space.path().display(),
-            found.report.index_id,
-            found.leaf_pages
+            a.index_id
         ),
         format!(
             "table definition from {}",
@@ -403,7 +397,7 @@ pub fn run_scanned(
     out.emit_as(Kind::Exact, &dump::head(&comments));
     let options = SqlOptions {
         deleted: false,
-        limit,
+        limit: a.limit,
         if_not_exists: false,
         view: View::Stored,
     };
@@ -416,13 +410,15 @@ pub fn run_scanned(
         live: None,
         deleted: None,
     };
+    let found = index_scan::scan(space, schema, a.which, a.index_id, a.limit, &mut sink).map_err(
+        |innodb_analysis::rows::records::NoRecords::NoIndex(names)| {
+            CliError::file(
+                space.path(),
+                format!("no such index; the table has {}", names.join(", ")),
+            )
+        },
+    )?;
     let r = &found.report;
-    sink.start(r);
-    for row in found.rows.into_iter().take(limit.unwrap_or(usize::MAX)) {
-        if !sink.row(row) {
-            break;
-        }
-    }
     let mut written = Written {
         findings: r.findings.len(),
         fits: r.layout.fits(),
@@ -433,10 +429,10 @@ pub fn run_scanned(
         written.rows = w.rows;
         written.undecoded = w.undecoded;
     }
-    let mut notes = vec![format!(
-        "{} rows written; {} rows whose key a newer page holds left out, {} older page copies not read",
-        written.rows, found.duplicates, found.older_copies
-    )];
+    let mut notes = vec![
+        format!("{} rows written", written.rows),
+        super::records_scan::scan_note(&found),
+    ];
     if written.undecoded > 0 {
         notes.push(format!(
             "{} values could not be read and are written as NULL",
