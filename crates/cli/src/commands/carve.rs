@@ -206,9 +206,10 @@ fn dropped_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
     }
 }
 
-/// Without `--out`: each system tablespace found rebuilt in a temporary
-/// directory (every page found; the rest holes), only to read the dropped
-/// tables of its dictionary.
+/// Without `--out`: the dropped tables of each system tablespace found,
+/// read from the input when it is that tablespace (`carve ibdata1`), else
+/// from the space rebuilt in a temporary directory (every page found; the
+/// rest holes).
 fn dropped_in_temp(
     inputs: &Inputs,
     files: &[PathBuf],
@@ -216,6 +217,24 @@ fn dropped_in_temp(
 ) -> Result<(), CliError> {
     if !report.spaces.iter().any(CarvedSpace::has_sys_tables) {
         return Ok(());
+    }
+    // The input is itself a system tablespace (`carve ibdata1`): read it
+    // in place rather than copy it.
+    if let [only] = files {
+        if let Ok(space) = Tablespace::open(only, inputs.options.clone()) {
+            let size = space.format().physical_page_size();
+            // Only when it is the file as the server left it: its size is
+            // its FSP_SIZE (an image holding more is rebuilt below).
+            if let Some(s) = report.spaces.iter_mut().find(|s| {
+                s.has_sys_tables()
+                    && space.space_id() == 0
+                    && s.page_size as usize == size
+                    && s.size_pages == Some(space.page_count())
+            }) {
+                s.dropped_tables = Some(DroppedTables::build(&space));
+                return Ok(());
+            }
+        }
     }
     let tmp = tempfile::tempdir()
         .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;

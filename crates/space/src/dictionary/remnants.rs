@@ -22,7 +22,7 @@ use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
 use innodb_format::bytes::{u16_at, u32_at, u64_at};
-use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_TYPE};
+use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_TYPE};
 use innodb_format::fil::page_type::PageType;
 use innodb_format::index::header::{PAGE_INDEX_ID, PAGE_LEVEL};
 use innodb_format::index::page::IndexPage;
@@ -47,7 +47,9 @@ const PREFIX: usize = PAGE_INDEX_ID + 8;
 /// How many pages of one index id the file holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct IndexPageCount {
-    /// INDEX pages with that `PAGE_INDEX_ID`.
+    /// INDEX pages with that `PAGE_INDEX_ID`, each page number once
+    /// (copies elsewhere in the file, as in the doublewrite buffer, not
+    /// counted again).
     pub pages: u64,
     /// Those at `PAGE_LEVEL` 0.
     pub leaf_pages: u64,
@@ -117,6 +119,7 @@ pub fn read(space: &Tablespace, live: Option<&Dictionary>) -> Remnants {
     let mut out = Remnants::default();
     let mut sys_pages = Vec::new();
     let mut undo_pages = Vec::new();
+    let mut counted = HashSet::new();
     let pages = LogicalPages::new(space);
     let mut buf = Vec::new();
     for n in 0..space.page_count() {
@@ -130,19 +133,28 @@ pub fn read(space: &Tablespace, live: Option<&Dictionary>) -> Remnants {
         let Some((id, level, lsn)) = index_page(&buf) else {
             continue;
         };
+        // A page counts once, whatever its copies (the doublewrite buffer).
+        let page_no = u32_at(&buf, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").unwrap_or(n);
+        let fresh = counted.insert((id, page_no));
         let c = out.pages_by_index.entry(id).or_default();
-        c.pages += 1;
+        c.pages += u64::from(fresh);
         if level == 0 {
-            c.leaf_pages += 1;
+            c.leaf_pages += u64::from(fresh);
             if matches!(
                 id,
                 DICT_TABLES_ID | DICT_COLUMNS_ID | DICT_INDEXES_ID | DICT_FIELDS_ID
             ) {
-                sys_pages.push((lsn, n));
+                sys_pages.push((page_no, lsn, n));
             }
         }
     }
-    // Newest first: of two copies of one record, the newer page's wins.
+    // The newest copy of each page number, then newest first: of two
+    // copies of one record (a page split, or purge moved it), the newer
+    // page's wins.
+    sys_pages.sort_by(|a, b| (a.0, b.1, a.2).cmp(&(b.0, a.1, b.2)));
+    sys_pages.dedup_by_key(|p| p.0);
+    let mut sys_pages: Vec<(u64, u32)> =
+        sys_pages.into_iter().map(|(_, lsn, n)| (lsn, n)).collect();
     sys_pages.sort_by(|a, b| b.cmp(a));
     out.sys_pages = sys_pages.len() as u64;
     let mut records = Vec::new();
