@@ -2,7 +2,8 @@
 //! 10.11 server's ibdata1 (innodb_file_per_table=OFF) after `DROP TABLE
 //! t_dropped`, purge and a slow shutdown; its truth was taken before the
 //! drop. `carve` must list the table's index ids with its pages, and
-//! `records --scan --index-id` must return exactly its rows.
+//! `records --scan --index-id` must return exactly its rows; so must it of
+//! a real table file whose root page was zeroed (crafted damage).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support::{fixtures_dir, run_json, unpack};
@@ -414,5 +415,69 @@ fn unpurged_sys_records_give_the_whole_dropped_table() {
     assert_eq!(
         digest(&rows, &["id", "k", "v", "s", "dt"]),
         truth["checks"]["row_digest"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn records_scan_reads_a_tree_whose_root_is_lost() {
+    // Crafted damage of a real file: the root page of p16k's t_ordered
+    // zeroed. The tree walk finds no row; --scan finds every leaf.
+    let truth: Value = serde_json::from_slice(
+        &std::fs::read(fixtures_dir().join("p16k").join("truth.json")).unwrap(),
+    )
+    .unwrap();
+    let table = truth["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "test/t_ordered")
+        .unwrap();
+    let index = truth["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["table"] == "test/t_ordered" && i["name"] == "PRIMARY")
+        .unwrap();
+    let root = index["root_page"].as_u64().unwrap() as usize;
+    let id = index["index_id"].as_u64().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let (ibdata, _) = unpack(dir.path(), "p16k/files/ibdata1.gz");
+    let (file, mut bytes) = unpack(dir.path(), "p16k/files/test/t_ordered.ibd.gz");
+    bytes[root * 16384..(root + 1) * 16384].fill(0);
+    std::fs::write(&file, &bytes).unwrap();
+    let args = |scan: bool| {
+        let mut a: Vec<&std::ffi::OsStr> = vec![
+            "--format".as_ref(),
+            "json".as_ref(),
+            "records".as_ref(),
+            file.as_os_str(),
+            "--system".as_ref(),
+            ibdata.as_os_str(),
+        ];
+        if scan {
+            a.extend([
+                "--scan".as_ref(),
+                "--index-id".as_ref(),
+                id.as_ref() as &std::ffi::OsStr,
+            ]);
+        }
+        a
+    };
+    let rows = |stdout: &str| -> Vec<Value> {
+        stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v.get("row").is_some())
+            .collect()
+    };
+    let (_, walked, _) = inspect(&args(false));
+    assert!(rows(&walked).is_empty(), "the tree walk still reads rows");
+    let (code, stdout, stderr) = inspect(&args(true));
+    assert_eq!(code, 0, "{stderr}");
+    let ours = rows(&stdout);
+    assert_eq!(ours.len() as u64, table["count"].as_u64().unwrap());
+    assert_eq!(
+        digest(&ours, &["id", "a", "b", "c"]),
+        table["checks"]["row_digest"].as_u64().unwrap()
     );
 }
