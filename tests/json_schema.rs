@@ -115,6 +115,7 @@ fn runs(fx: &Path, tmp: &Path) -> Vec<(&'static str, Vec<OsString>)> {
     };
     let dblwr = t(&m, "#ib_16384_0.dblwr.gz");
     let random = t(&p, "test/t_random.ibd.gz");
+    let dropped = t(&fx.join("p16k-dropped/unpurged/files"), "ibdata1.gz");
     vec![
         ("summary", vec!["summary".into(), random.clone()]),
         ("summary", with(dd(&p), &["summary"])),
@@ -219,6 +220,21 @@ fn runs(fx: &Path, tmp: &Path) -> Vec<(&'static str, Vec<OsString>)> {
                 "carve".into(),
                 support::gunzip_into(&p.join("test/t_random.ibd.gz"), tmp).into(),
                 support::gunzip_into(&m.join("test/t_blob.ibd.gz"), tmp).into(),
+            ],
+        ),
+        // A system tablespace with a dropped table: its dictionary's
+        // remnants, and the rows of its index found by --scan.
+        ("carve", vec!["carve".into(), dropped.clone()]),
+        (
+            "records",
+            vec![
+                "records".into(),
+                dropped.clone(),
+                "--scan".into(),
+                "--index-id".into(),
+                "24".into(),
+                "--limit".into(),
+                "50".into(),
             ],
         ),
     ]

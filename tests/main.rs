@@ -14,6 +14,7 @@ mod support;
 mod bad_input;
 mod browse;
 mod carve;
+mod carve_dropped;
 mod changing_files;
 mod count_stats;
 mod crafted_corruption;

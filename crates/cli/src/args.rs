@@ -316,6 +316,17 @@ pub enum Command {
         /// An undo tablespace (repeat for each), with --system; --datadir finds them.
         #[arg(long = "undo")]
         undo: Vec<PathBuf>,
+        /// The rows of every leaf page of index --index-id found anywhere in the file, reachable
+        /// from a root or not (a dropped table's pages in ibdata1's free space, a tree whose root
+        /// is lost): each key once, the newest page (by LSN) winning, in key order. Typed by
+        /// --ddl (--index names which of its indexes it is; default the clustered one), else by
+        /// the dictionary, else by the dropped table the SYS_* records still describe.
+        #[arg(long, requires = "index_id", conflicts_with_all = ["deleted", "committed", "as_of_trx", "undo"])]
+        scan: bool,
+        /// With --scan: the index id (PAGE_INDEX_ID) whose pages are read (`carve` lists the
+        /// index ids of a system tablespace that no table has).
+        #[arg(long, value_name = "N", requires = "scan")]
+        index_id: Option<u64>,
     },
     /// The CREATE TABLE of a table, from whichever source it has: --ddl, the dictionary
     /// (--system, --datadir: SYS_* or mysql.ibd), the file's SDI. From SYS_* it says in column

@@ -63,6 +63,9 @@ fn space(o: &mut String, s: &CarvedSpace) {
     if let Some(f) = &s.file {
         let _ = writeln!(o, "  written:    {f}");
     }
+    if let Some(d) = &s.dropped_tables {
+        crate::dropped_text::dropped(o, d);
+    }
     for n in &s.notes {
         let _ = writeln!(o, "  note: {n}");
     }

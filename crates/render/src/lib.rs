@@ -7,6 +7,7 @@ pub mod ansi;
 pub mod carve_text;
 pub mod datadir_text;
 pub mod doublewrite_text;
+pub mod dropped_text;
 pub mod json;
 pub mod png;
 pub mod recovery_text;

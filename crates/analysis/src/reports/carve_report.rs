@@ -2,6 +2,7 @@
 //! size), their types, index ids, LSN range, which page numbers were not
 //! found, and the tables the space's SDI names.
 
+use crate::reports::dropped_tables::DroppedTables;
 use crate::reports::page_ranges::PageRanges;
 use innodb_space::carve::{CarveStats, CarvedPage};
 use serde::Serialize;
@@ -50,6 +51,10 @@ pub struct CarvedSpace {
     /// Where it was written (`--out`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// A system tablespace (space 0 with `SYS_*` pages): the dropped tables
+    /// its dictionary's deleted records remember.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_tables: Option<DroppedTables>,
     /// What was said while naming or writing it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -65,6 +70,13 @@ impl CarvedSpace {
         let last = self.newest.last().map_or(0, |p| u64::from(p.page_no) + 1);
         let size = self.size_pages.map_or(0, u64::from);
         last.max(size) * u64::from(self.page_size)
+    }
+
+    /// True when pages of `SYS_TABLES` (index id 1) of space 0 were found:
+    /// a MariaDB or MySQL 5.x system tablespace, whose dictionary can name
+    /// dropped tables.
+    pub fn has_sys_tables(&self) -> bool {
+        self.space_id == 0 && self.index_ids.contains(&1)
     }
 
     /// True when an SDI page (type 17853) was found.
@@ -131,6 +143,7 @@ fn space(mut copies: Vec<CarvedPage>) -> CarvedSpace {
         lsn_max: copies.iter().map(|p| p.lsn).max().unwrap_or(0),
         tables: Vec::new(),
         file: None,
+        dropped_tables: None,
         notes: Vec::new(),
         newest: copies,
     };

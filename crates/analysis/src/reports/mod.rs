@@ -8,6 +8,7 @@ pub mod datadir_report;
 pub mod datadir_totals;
 pub mod doublewrite_report;
 pub mod doublewrite_sources;
+pub mod dropped_tables;
 pub mod indexes;
 pub mod naming;
 pub mod ownership;

@@ -10,6 +10,7 @@ pub mod definition_sys;
 pub mod field_layout;
 pub mod frm_definition;
 pub mod frm_schema;
+pub mod index_scan;
 pub mod instant;
 pub mod key_search;
 pub mod mariadb_instant;

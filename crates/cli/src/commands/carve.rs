@@ -6,6 +6,7 @@ use crate::output::Output;
 use crate::CliError;
 use innodb_analysis::dictionary::sdi::dictionary_of;
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedInput, CarvedSpace};
+use innodb_analysis::reports::dropped_tables::DroppedTables;
 use innodb_format::checksum;
 use innodb_format::fil::page_type::PageType;
 use innodb_render::carve_text;
@@ -43,10 +44,14 @@ pub fn run(
                 let path = d.join(file_name(s));
                 write_space(files, s, &path, &|_| true)?;
                 name_tables(inputs, s, &path);
+                dropped_tables(inputs, s, &path);
                 s.file = Some(path.display().to_string());
             }
         }
-        None => name_in_temp(inputs, files, &mut report)?,
+        None => {
+            name_in_temp(inputs, files, &mut report)?;
+            dropped_in_temp(inputs, files, &mut report)?;
+        }
     }
     out.report(inputs.format, &report, carve_text::report);
     Ok(0)
@@ -187,6 +192,59 @@ fn name_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
         }
         Err(e) => s.notes.push(format!("not named: {e}")),
     }
+}
+
+/// Of a system tablespace rebuilt at `path`: the dropped tables its
+/// `SYS_*` records remember.
+fn dropped_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
+    if !s.has_sys_tables() {
+        return;
+    }
+    match Tablespace::open(path, inputs.options.clone()) {
+        Ok(space) => s.dropped_tables = Some(DroppedTables::build(&space)),
+        Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
+    }
+}
+
+/// Without `--out`: the dropped tables of each system tablespace found,
+/// read from the input when it is that tablespace (`carve ibdata1`), else
+/// from the space rebuilt in a temporary directory (every page found; the
+/// rest holes).
+fn dropped_in_temp(
+    inputs: &Inputs,
+    files: &[PathBuf],
+    report: &mut CarveReport,
+) -> Result<(), CliError> {
+    if !report.spaces.iter().any(CarvedSpace::has_sys_tables) {
+        return Ok(());
+    }
+    // The input is itself a system tablespace (`carve ibdata1`): read it
+    // in place rather than copy it.
+    if let [only] = files {
+        if let Ok(space) = Tablespace::open(only, inputs.options.clone()) {
+            let size = space.format().physical_page_size();
+            // Only when it is the file as the server left it: its size is
+            // its FSP_SIZE (an image holding more is rebuilt below).
+            if let Some(s) = report.spaces.iter_mut().find(|s| {
+                s.has_sys_tables()
+                    && space.space_id() == 0
+                    && s.page_size as usize == size
+                    && s.size_pages == Some(space.page_count())
+            }) {
+                s.dropped_tables = Some(DroppedTables::build(&space));
+                return Ok(());
+            }
+        }
+    }
+    let tmp = tempfile::tempdir()
+        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
+    for s in report.spaces.iter_mut().filter(|s| s.has_sys_tables()) {
+        let path = tmp.path().join(file_name(s));
+        write_space(files, s, &path, &|_| true)?;
+        dropped_tables(inputs, s, &path);
+        let _ = std::fs::remove_file(&path);
+    }
+    Ok(())
 }
 
 /// Without `--out`: of each space with SDI pages, what its SDI is read

@@ -18,6 +18,7 @@ pub mod page;
 pub mod pages;
 pub mod plot;
 pub mod records;
+pub mod records_scan;
 pub mod records_sql;
 pub mod records_trx;
 pub mod schema;
@@ -183,6 +184,8 @@ fn records_command(inputs: &Inputs, command: &Command, out: &mut Output) -> Resu
         committed,
         as_of_trx,
         undo,
+        scan,
+        index_id,
     } = command
     else {
         return Err(CliError::Usage("not the records command".into()));
@@ -195,7 +198,10 @@ fn records_command(inputs: &Inputs, command: &Command, out: &mut Output) -> Resu
         ddl: ddl.as_deref(),
         trx: trx_args(*committed, *as_of_trx, undo),
     };
-    records::run(inputs, file, &args, out)
+    match index_id.filter(|_| *scan) {
+        Some(id) => records_scan::run(inputs, file, &args, id, out),
+        None => records::run(inputs, file, &args, out),
+    }
 }
 
 /// The files of `undo` and `plot --undo-growth`: those given, then the

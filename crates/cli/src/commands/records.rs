@@ -34,7 +34,7 @@ pub struct Args<'a> {
 const SAMPLE_LEAF_PAGES: usize = 64;
 
 /// `NoRecords` as the command's error.
-fn no_index(space: &Tablespace, e: NoRecords) -> CliError {
+pub(super) fn no_index(space: &Tablespace, e: NoRecords) -> CliError {
     match e {
         NoRecords::NoIndex(names) => CliError::file(
             space.path(),
@@ -44,7 +44,7 @@ fn no_index(space: &Tablespace, e: NoRecords) -> CliError {
 }
 
 /// Writes each row as it is decoded, in pieces of about 64 KiB.
-struct Streamed<'o, 'a> {
+pub(super) struct Streamed<'o, 'a> {
     out: &'o mut Output<'a>,
     format: Format,
     buf: String,
@@ -60,7 +60,31 @@ struct Streamed<'o, 'a> {
     trx_rows: bool,
 }
 
-impl Streamed<'_, '_> {
+impl<'o, 'a> Streamed<'o, 'a> {
+    /// A sink writing rows to `out` in `format` (no undo logs read).
+    pub(super) fn new(out: &'o mut Output<'a>, format: Format) -> Self {
+        Streamed {
+            out,
+            format,
+            buf: String::with_capacity(1 << 17),
+            fields: Vec::new(),
+            keys: None,
+            rows: 0,
+            trx_head: None,
+            trx_rows: false,
+        }
+    }
+
+    /// The rows written so far.
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Appends `s` to what is written next.
+    pub(super) fn push(&mut self, s: &str) {
+        self.buf.push_str(s);
+    }
+
     fn kind(&self) -> Kind {
         match self.format {
             Format::Text => Kind::Text,
@@ -69,7 +93,8 @@ impl Streamed<'_, '_> {
         }
     }
 
-    fn flush(&mut self) {
+    /// Writes what is buffered.
+    pub(super) fn flush(&mut self) {
         if !self.buf.is_empty() {
             self.out.emit_as(self.kind(), &self.buf);
             self.buf.clear();

@@ -11,6 +11,7 @@
 use super::records_trx::{self, StreamArgs, Undo};
 use crate::output::{Kind, Output};
 use crate::CliError;
+use innodb_analysis::rows::index_scan;
 use innodb_analysis::rows::records::{IndexField, RecordsReport, Row, RowSink, Schema};
 use innodb_analysis::rows::row_recovery::View;
 use innodb_analysis::rows::table_definition::{ColumnDefinition, TableDefinition};
@@ -360,4 +361,86 @@ pub fn say_problems(space: &Tablespace, w: &Written, out: &mut Output) {
             w.unrecoverable
         ));
     }
+}
+
+/// `records FILE --scan --index-id N --format sql`: the rows a scan finds
+/// (see [`innodb_analysis::rows::index_scan`]) as the same dump `records
+/// --format sql` writes of a table, streamed in key order. Only a clustered
+/// index; exit 1 when the schema does not fit the records.
+pub fn run_scanned(
+    space: &Tablespace,
+    schema: &Schema,
+    a: &super::records_scan::ScanArgs,
+    out: &mut Output,
+) -> Result<u8, CliError> {
+    if !index_scan::scanned_index(schema, a.which, a.index_id).is_some_and(|i| i.clustered) {
+        return Err(CliError::Usage(format!(
+            "--format sql writes a table's rows from its clustered index; index {} is read as another index (give --index with the clustered index's name)",
+            a.index_id
+        )));
+    }
+    let comments = vec![
+        format!(
+            "innodb-inspect: rows of {} read from {} by --scan of index {}",
+            schema.table,
+            space.path().display(),
+            a.index_id
+        ),
+        format!(
+            "table definition from {}",
+            schema
+                .definition
+                .as_ref()
+                .map_or("none", |d| create_table::source_words(d.source))
+        ),
+    ];
+    out.emit_as(Kind::Exact, &dump::head(&comments));
+    let options = SqlOptions {
+        deleted: false,
+        limit: a.limit,
+        if_not_exists: false,
+        view: View::Stored,
+    };
+    let mut sink = SqlSink {
+        out,
+        buf: String::with_capacity(1 << 17),
+        name: table_name(schema),
+        definition: schema.definition.clone(),
+        options,
+        live: None,
+        deleted: None,
+    };
+    let found = index_scan::scan(space, schema, a.which, a.index_id, a.limit, &mut sink).map_err(
+        |innodb_analysis::rows::records::NoRecords::NoIndex(names)| {
+            CliError::file(
+                space.path(),
+                format!("no such index; the table has {}", names.join(", ")),
+            )
+        },
+    )?;
+    let r = &found.report;
+    let mut written = Written {
+        findings: r.findings.len(),
+        fits: r.layout.fits(),
+        ..Written::default()
+    };
+    if let Some(w) = sink.live.as_mut() {
+        w.finish(&mut sink.buf);
+        written.rows = w.rows;
+        written.undecoded = w.undecoded;
+    }
+    let mut notes = vec![
+        format!("{} rows written", written.rows),
+        super::records_scan::scan_note(&found),
+    ];
+    if written.undecoded > 0 {
+        notes.push(format!(
+            "{} values could not be read and are written as NULL",
+            written.undecoded
+        ));
+    }
+    sink.buf.push_str(&dump::tail(&notes));
+    sink.flush();
+    say_problems(space, &written, out);
+    Ok(u8::from(!written.fits))
 }

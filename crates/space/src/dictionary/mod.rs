@@ -12,6 +12,8 @@
 //! decoding of `innodb-analysis`, which does it.
 
 pub mod dd;
+pub mod remnants;
+pub mod remnants_undo;
 
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
