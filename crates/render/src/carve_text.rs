@@ -48,7 +48,9 @@ fn space(o: &mut String, s: &CarvedSpace) {
     let missing = if s.missing.is_empty() {
         "none".to_string()
     } else {
-        format!("{} ({} pages)", s.missing, s.missing.len())
+        let n = s.missing.len();
+        let unit = crate::space_text::plural(n as u64, "page", "pages");
+        format!("{} ({n} {unit})", s.missing)
     };
     let _ = writeln!(o, "  missing:    {missing}");
     let types: Vec<String> = s

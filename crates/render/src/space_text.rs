@@ -41,7 +41,7 @@ fn mib(pages: u64, page_size: usize) -> f64 {
 }
 
 /// `one` for 1, else `many`.
-fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
     } else {
