@@ -4,7 +4,7 @@
 //! interleaved in one input, told apart by space id.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::support::{fixtures_dir, run, run_json, unpack};
+use crate::support::{self, fixtures_dir, run, run_json, unpack};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,12 +23,7 @@ fn truth() -> Value {
 
 /// The table `name` of the truth.
 fn table<'a>(truth: &'a Value, name: &str) -> &'a Value {
-    truth["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap()
+    support::entry(truth, "tables", |t| t["name"] == name)
 }
 
 /// The space id the server gave table `name`.

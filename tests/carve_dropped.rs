@@ -6,7 +6,7 @@
 //! a real table file whose root page was zeroed (crafted damage).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::support::{fixtures_dir, run_json, unpack};
+use crate::support::{self, fixtures_dir, run_json, unpack};
 use serde_json::Value;
 
 const SET: &str = "p16k-dropped";
@@ -225,18 +225,10 @@ fn records_scan_of_a_live_index_types_it_by_the_files_own_dictionary() {
         &std::fs::read(fixtures_dir().join(SET).join("truth.json")).unwrap(),
     )
     .unwrap();
-    let keep = all["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test/t_keep")
-        .unwrap();
-    let id = all["indexes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["table"] == "test/t_keep" && i["name"] == "PRIMARY")
-        .unwrap()["index_id"]
+    let keep = support::entry(&all, "tables", |t| t["name"] == "test/t_keep");
+    let id = support::entry(&all, "indexes", |i| {
+        i["table"] == "test/t_keep" && i["name"] == "PRIMARY"
+    })["index_id"]
         .as_u64()
         .unwrap()
         .to_string();
@@ -426,18 +418,10 @@ fn records_scan_reads_a_tree_whose_root_is_lost() {
         &std::fs::read(fixtures_dir().join("p16k").join("truth.json")).unwrap(),
     )
     .unwrap();
-    let table = truth["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test/t_ordered")
-        .unwrap();
-    let index = truth["indexes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["table"] == "test/t_ordered" && i["name"] == "PRIMARY")
-        .unwrap();
+    let table = support::entry(&truth, "tables", |t| t["name"] == "test/t_ordered");
+    let index = support::entry(&truth, "indexes", |i| {
+        i["table"] == "test/t_ordered" && i["name"] == "PRIMARY"
+    });
     let root = index["root_page"].as_u64().unwrap() as usize;
     let id = index["index_id"].as_u64().unwrap().to_string();
     let dir = tempfile::tempdir().unwrap();

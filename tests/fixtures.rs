@@ -1686,12 +1686,7 @@ fn undo_history_matches_the_server() {
             continue;
         };
         undo_configs += 1;
-        let rows = truth["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == "test/t_undo")
-            .unwrap();
+        let rows = support::entry(&truth, "tables", |t| t["name"] == "test/t_undo");
         let (table_id, count) = (
             rows["table_id"].as_u64().unwrap(),
             rows["count"].as_u64().unwrap(),

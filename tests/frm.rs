@@ -180,12 +180,7 @@ fn the_frm_alone_gives_the_rows_without_the_dictionary() {
     assert!(problems.is_empty(), "{problems:#?}");
     eprintln!("p16k t_types from the .frm alone: {equal} of {compared} values equal");
     let count = |t: &str| {
-        truth["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == t)
-            .unwrap()["count"]
+        support::entry(truth, "tables", |x| x["name"] == t)["count"]
             .as_u64()
             .unwrap() as usize
     };

@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support::mysql::{sets, MysqlCopy};
-use crate::support::{run, run_json};
+use crate::support::{self, run, run_json};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -522,12 +522,7 @@ fn a_directory_of_two_servers_names_the_foreign_file_and_reads_all() {
     let maria = crate::support::fixtures_dir().join("p16k");
     let truth: Value =
         serde_json::from_slice(&std::fs::read(maria.join("truth.json")).unwrap()).unwrap();
-    let count = truth["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test/t_random")
-        .unwrap()["count"]
+    let count = support::entry(&truth, "tables", |t| t["name"] == "test/t_random")["count"]
         .as_u64()
         .unwrap();
     std::os::unix::fs::symlink(

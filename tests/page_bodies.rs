@@ -356,12 +356,7 @@ fn undo_pages_show_segments_logs_and_records() {
     let rounds = t["undo_scenario"]["update_rounds"].as_u64().unwrap();
     let xa = &t["undo_scenario"]["xa_prepared"];
     let table_id = |name: &str| {
-        t["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == name)
-            .unwrap()["table_id"]
+        support::entry(&t, "tables", |x| x["name"] == name)["table_id"]
             .as_u64()
             .unwrap()
     };
@@ -528,12 +523,9 @@ fn change_buffer_bitmap_marks_secondary_index_leaves() {
     for config in ["p16k", "p4k", "p8k", "p32k", "p64k"] {
         let t = truth(config);
         let index_id = |name: &str| {
-            t["indexes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|i| i["table"] == "test/t_sec_before" && i["name"] == name)
-                .unwrap()["index_id"]
+            support::entry(&t, "indexes", |i| {
+                i["table"] == "test/t_sec_before" && i["name"] == name
+            })["index_id"]
                 .as_u64()
                 .unwrap()
         };

@@ -30,12 +30,7 @@ fn records_exit_1_when_the_schema_does_not_fit() {
         &std::fs::read(support::fixtures_dir().join("p16k/truth.json")).unwrap(),
     )
     .unwrap();
-    let table = truth["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test/t_ordered")
-        .unwrap();
+    let table = support::entry(&truth, "tables", |t| t["name"] == "test/t_ordered");
     let count = table["count"].as_u64().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let file = t_ordered();
@@ -262,12 +257,7 @@ fn roll_ptr_is_taken_apart_and_leads_to_its_undo_record() {
     let truth: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixtures.join("p16k-undo/truth.json")).unwrap())
             .unwrap();
-    let table_id = truth["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test/t_undo")
-        .unwrap()["table_id"]
+    let table_id = support::entry(&truth, "tables", |t| t["name"] == "test/t_undo")["table_id"]
         .as_u64()
         .unwrap();
     let rows = json_lines(&[

@@ -259,3 +259,16 @@ pub fn unversioned(mut v: serde_json::Value) -> serde_json::Value {
     );
     v
 }
+
+/// The entry of the list `key` of a truth.json (`tables`, `indexes`) that
+/// `pred` picks; panics naming the list when there is none.
+pub fn entry<'a>(
+    truth: &'a serde_json::Value,
+    key: &str,
+    pred: impl Fn(&&serde_json::Value) -> bool,
+) -> &'a serde_json::Value {
+    truth[key]
+        .as_array()
+        .and_then(|a| a.iter().find(pred))
+        .unwrap_or_else(|| panic!("no such entry in truth.json's {key}"))
+}

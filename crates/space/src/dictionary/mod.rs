@@ -306,12 +306,16 @@ impl Dictionary {
     }
 }
 
+/// An 8-byte integer field of a dictionary record (`None` when NULL or of
+/// another length).
 fn int8(b: &[u8], f: &FieldRef) -> Option<u64> {
     (f.len == 8 && !f.null)
         .then(|| u64_at(b, f.start, "dictionary field").ok())
         .flatten()
 }
 
+/// A 4-byte integer field of a dictionary record (`None` when NULL or of
+/// another length).
 fn int4(b: &[u8], f: &FieldRef) -> Option<u32> {
     (f.len == 4 && !f.null)
         .then(|| u32_at(b, f.start, "dictionary field").ok())

@@ -16,7 +16,7 @@
 //! live dictionary has ([`Remnants::unknown_indexes`]).
 
 use super::remnants_undo::{self, UndoneTable};
-use super::{DictColumn, DictIndex, DictTable, Dictionary};
+use super::{int4, int8, DictColumn, DictIndex, DictTable, Dictionary};
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
@@ -370,18 +370,6 @@ fn decode(id: u64, b: &[u8], f: &[FieldRef]) -> Option<SysRecord> {
         ),
         _ => return None,
     })
-}
-
-fn int8(b: &[u8], f: &FieldRef) -> Option<u64> {
-    (f.len == 8 && !f.null)
-        .then(|| u64_at(b, f.start, "SYS_* field").ok())
-        .flatten()
-}
-
-fn int4(b: &[u8], f: &FieldRef) -> Option<u32> {
-    (f.len == 4 && !f.null)
-        .then(|| u32_at(b, f.start, "SYS_* field").ok())
-        .flatten()
 }
 
 /// A name: UTF-8, not empty, no control characters (garbage bytes that
