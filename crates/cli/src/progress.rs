@@ -125,13 +125,13 @@ fn draw(read: &AtomicU64, total: &AtomicU64, done: &AtomicBool) {
         match SHOWN.lock() {
             Ok(shown) => match shown.as_ref() {
                 Some(bar) => {
+                    // A pass that has read all its bytes stays full (pass
+                    // 1 of a file read once ends at 100%, not as "pass 2,
+                    // 0 B" while the work after the scan runs).
+                    let (pass, at) = pass_and_position(r, t);
                     bar.set_length(t);
-                    bar.set_position(r % t);
-                    bar.set_message(format!(
-                        "scanning, pass {}, {}/s",
-                        r / t + 1,
-                        HumanBytes(rate)
-                    ));
+                    bar.set_position(at);
+                    bar.set_message(format!("scanning, pass {pass}, {}/s", HumanBytes(rate)));
                 }
                 // Output has begun: the bar is gone for good.
                 None => return,
@@ -141,4 +141,28 @@ fn draw(read: &AtomicU64, total: &AtomicU64, done: &AtomicBool) {
         std::thread::sleep(Duration::from_millis(100));
     }
     clear();
+}
+
+/// The pass (from 1) and the position in it of `read` bytes of passes of
+/// `total` bytes each: a pass that has read all its bytes is shown full,
+/// the next begins with its first byte.
+fn pass_and_position(read: u64, total: u64) -> (u64, u64) {
+    let total = total.max(1);
+    let pass = read.saturating_sub(1) / total;
+    (pass + 1, read - pass * total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pass_and_position;
+
+    #[test]
+    fn a_finished_pass_stays_full() {
+        assert_eq!(pass_and_position(0, 100), (1, 0));
+        assert_eq!(pass_and_position(40, 100), (1, 40));
+        assert_eq!(pass_and_position(100, 100), (1, 100));
+        assert_eq!(pass_and_position(101, 100), (2, 1));
+        assert_eq!(pass_and_position(200, 100), (2, 100));
+        assert_eq!(pass_and_position(5, 0), (5, 1));
+    }
 }
