@@ -388,3 +388,57 @@ fn summaries_of_runs_join_into_those_of_one_run() {
         "{split_runs} splits with index pages on both sides"
     );
 }
+
+/// `tree` writes each page as its walk reads it: its text and JSON are,
+/// byte for byte, what the renderers make of the whole report built first
+/// (the pages held), on files of both servers, every index, and one level.
+#[test]
+fn tree_streams_what_the_whole_report_renders() {
+    use innodb_analysis::reports::naming::{name_indexes, IndexNames};
+    use innodb_analysis::reports::tree_report::TreeReport;
+    let dir = support::fixtures_dir();
+    let mut pages = 0;
+    for f in [
+        "p16k/files/test/t_sec_before.ibd.gz",
+        "p4k/files/test/t_random.ibd.gz",
+        "p16k/files/test/t_zip4.ibd.gz",
+        "mysql-p16k/files/test/t_hist.ibd.gz",
+    ] {
+        let path = dir.join(f);
+        let space = Tablespace::open(&path, OpenOptions::default()).unwrap();
+        let names = IndexNames::for_file(&space, None, OpenOptions::default());
+        for (id, _) in innodb_space::space_map::SpaceMap::read(&space)
+            .unwrap()
+            .index_roots()
+        {
+            for level in [None, Some(0)] {
+                let mut r = TreeReport::build(&space, id, level).unwrap();
+                name_indexes(&mut r, &names);
+                pages += r.pages.len();
+                let mut args = vec![
+                    "tree".to_string(),
+                    path.display().to_string(),
+                    "--index".into(),
+                    id.to_string(),
+                ];
+                if let Some(l) = level {
+                    args.extend(["--level".into(), l.to_string()]);
+                }
+                let text = support::run(&args);
+                assert_eq!(
+                    String::from_utf8(text.stdout).unwrap(),
+                    innodb_render::space_text::tree(&r),
+                    "{f} index {id} level {level:?}: text"
+                );
+                args.extend(["--format".into(), "json".into()]);
+                let json = support::run(&args);
+                assert_eq!(
+                    String::from_utf8(json.stdout).unwrap(),
+                    innodb_render::json::render(&r),
+                    "{f} index {id} level {level:?}: JSON"
+                );
+            }
+        }
+    }
+    assert!(pages > 200, "{pages} pages compared");
+}

@@ -390,6 +390,47 @@ pub mod datadir_pages_stream {
     }
 }
 
+/// `tree` as JSON, written piece by piece: exactly what [`render`] makes
+/// of the whole report, without holding its pages.
+pub mod tree_stream {
+    use innodb_analysis::reports::tree_report::{TreePage, TreeReport};
+
+    /// The list of pages of a report that has none yet, as [`render`](super::render) writes it.
+    const NO_PAGES: &str = "\"pages\": []";
+
+    /// Everything before the first page: `r` (its pages not in it) up to
+    /// the opening of its list of pages.
+    pub fn head(r: &TreeReport) -> String {
+        let s = super::render(r);
+        match s.find(NO_PAGES) {
+            Some(i) => format!("{}\"pages\": [", s.get(..i).unwrap_or_default()),
+            None => s,
+        }
+    }
+
+    /// One page; `first` for the first page of the list.
+    pub fn row(p: &TreePage, first: bool) -> String {
+        let body = serde_json::to_string_pretty(p).unwrap_or_default();
+        let mut out = String::from(if first { "\n" } else { ",\n" });
+        out.push_str(&super::exact_integers(&super::pages_stream::indent(
+            &body, 4,
+        )));
+        out
+    }
+
+    /// Everything after the last page: the close of the list and the rest
+    /// of `r` (its findings); `any_rows` when at least one page was written.
+    pub fn tail(r: &TreeReport, any_rows: bool) -> String {
+        let s = super::render(r);
+        let rest = s
+            .find(NO_PAGES)
+            .and_then(|i| s.get(i + NO_PAGES.len()..))
+            .unwrap_or_default();
+        let close = if any_rows { "\n  ]" } else { "]" };
+        format!("{close}{rest}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -452,50 +452,70 @@ pub fn indexes(r: &innodb_analysis::reports::indexes::IndexesReport) -> String {
     o
 }
 
-/// The `tree` report.
+/// The `tree` report: [`tree_head`], a [`tree_row`] per page, [`tree_tail`].
 pub fn tree(r: &innodb_analysis::reports::tree_report::TreeReport) -> String {
+    let mut o = tree_head(r);
+    for p in &r.pages {
+        o.push_str(&tree_row(p));
+    }
+    o.push_str(&tree_tail(r, r.pages.len() as u64));
+    o
+}
+
+/// What `tree` writes before the first page: the file, the index and its
+/// root, the column heads.
+pub fn tree_head(r: &innodb_analysis::reports::tree_report::TreeReport) -> String {
     let mut o = String::new();
     header_block(&mut o, &r.header);
     let _ = writeln!(
         o,
-        "\nIndex {}{} (root page {}): {} pages",
+        "\nIndex {}{} (root page {})",
         index_id_text(r.index_id),
         match &r.name {
             Some(n) if n != "SDI" => format!(" {n}"),
             _ => String::new(),
         },
         r.root_page,
-        r.pages.len()
     );
     let _ = writeln!(
         o,
         "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>6}  min key bytes",
         "level", "page", "records", "deleted", "data", "free", "garbage", "fill"
     );
-    for p in &r.pages {
-        let zip = p
-            .zip
-            .map(|z| {
-                format!(
-                    "  zip: stream {} mlog {} free {}",
-                    z.stream_bytes, z.mlog_bytes, z.free_bytes
-                )
-            })
-            .unwrap_or_default();
-        let _ = writeln!(
-            o,
-            "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>5.1}%  {}{zip}",
-            p.level,
-            p.page,
-            p.records,
-            p.delete_marked,
-            p.data_bytes,
-            p.free_bytes,
-            p.garbage_bytes,
-            p.fill * 100.0,
-            p.min_key_bytes
-        );
-    }
+    o
+}
+
+/// One page's line of `tree`.
+pub fn tree_row(p: &innodb_analysis::reports::tree_report::TreePage) -> String {
+    let zip = p
+        .zip
+        .map(|z| {
+            format!(
+                "  zip: stream {} mlog {} free {}",
+                z.stream_bytes, z.mlog_bytes, z.free_bytes
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{:>5} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>5.1}%  {}{zip}\n",
+        p.level,
+        p.page,
+        p.records,
+        p.delete_marked,
+        p.data_bytes,
+        p.free_bytes,
+        p.garbage_bytes,
+        p.fill * 100.0,
+        p.min_key_bytes
+    )
+}
+
+/// What `tree` writes after the last page: how many pages it listed (the
+/// count comes last, so that the pages are written as they are read), and
+/// the walk's findings.
+pub fn tree_tail(r: &innodb_analysis::reports::tree_report::TreeReport, pages: u64) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{pages} {}", plural(pages, "page", "pages"));
     o.push('\n');
     let total = r.findings.len();
     crate::text::findings_block(&mut o, &r.findings, Some(total));

@@ -77,6 +77,17 @@ impl TreeReport {
         index_id: u64,
         level: Option<u16>,
     ) -> Result<TreeReport, NoTree> {
+        let mut r = Self::prepare(space, index_id)?;
+        let mut pages = Vec::new();
+        r.walk(space, level, |p| pages.push(p));
+        r.pages = pages;
+        Ok(r)
+    }
+
+    /// The report of index `index_id` before its walk: the file, the
+    /// index and its root, no page and no finding yet (an error when no
+    /// root of that id names its segments).
+    pub fn prepare(space: &Tablespace, index_id: u64) -> Result<TreeReport, NoTree> {
         let map = SpaceMap::read(space).map_err(NoTree::NoSpaceMap)?;
         let ids = map.index_roots();
         let Some(&(_, root)) = ids.iter().find(|(id, _)| *id == index_id) else {
@@ -84,57 +95,75 @@ impl TreeReport {
                 ids.into_iter().map(|(id, _)| id).collect(),
             ));
         };
-        let mut pages = LogicalPages::new(space);
-        let mut rows = Vec::new();
-        let walk = btree::walk(&mut pages, root, |v| {
-            let h = &v.page.header;
-            if level.is_some_and(|l| l != h.level) {
-                return;
-            }
-            let s = v.page.space();
-            let bytes = v.page.bytes();
-            let first = v
-                .records
-                .records
-                .iter()
-                .find(|r| !(h.level == 0 && r.is_min_rec()))
-                .or(v.records.records.first());
-            let min_key_bytes = first
-                .map(|r| {
-                    let end = (r.origin + MIN_KEY_BYTES)
-                        .min(usize::from(h.heap_top))
-                        .min(bytes.len());
-                    bytes
-                        .get(r.origin..end)
-                        .unwrap_or(&[])
-                        .iter()
-                        .map(|b| format!("{b:02x}"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let link = |p: u32| (p != innodb_format::FIL_NULL).then_some(p);
-            rows.push(TreePage {
-                page: v.page_no,
-                level: h.level,
-                records: v.records.records.len() as u64,
-                delete_marked: v.records.records.iter().filter(|r| r.is_deleted()).count() as u64,
-                data_bytes: s.data_bytes,
-                free_bytes: s.free_bytes,
-                garbage_bytes: s.garbage_bytes,
-                fill: (s.fill() * 10000.0).round() / 10000.0,
-                min_key_bytes,
-                prev: link(v.check.fil.prev),
-                next: link(v.check.fil.next),
-                zip: v.zip,
-            });
-        });
         Ok(TreeReport {
             header: header(space, &map),
             index_id,
             name: None,
             root_page: root,
-            pages: rows,
-            findings: walk.findings,
+            pages: Vec::new(),
+            findings: Vec::new(),
         })
+    }
+
+    /// Walks the index from its root in key order, handing each page (of
+    /// `level` only, when given) to `on_page` as it is read, and keeps the
+    /// walk's findings: a caller that writes each page at once holds none
+    /// of them.
+    pub fn walk(
+        &mut self,
+        space: &Tablespace,
+        level: Option<u16>,
+        mut on_page: impl FnMut(TreePage),
+    ) {
+        let mut pages = LogicalPages::new(space);
+        let walk = btree::walk(&mut pages, self.root_page, |v| {
+            let h = &v.page.header;
+            if level.is_some_and(|l| l != h.level) {
+                return;
+            }
+            on_page(tree_page(v));
+        });
+        self.findings = walk.findings;
+    }
+}
+
+/// The row of one page the walk reached.
+fn tree_page(v: &btree::PageVisit<'_>) -> TreePage {
+    let h = &v.page.header;
+    let s = v.page.space();
+    let bytes = v.page.bytes();
+    let first = v
+        .records
+        .records
+        .iter()
+        .find(|r| !(h.level == 0 && r.is_min_rec()))
+        .or(v.records.records.first());
+    let min_key_bytes = first
+        .map(|r| {
+            let end = (r.origin + MIN_KEY_BYTES)
+                .min(usize::from(h.heap_top))
+                .min(bytes.len());
+            bytes
+                .get(r.origin..end)
+                .unwrap_or(&[])
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let link = |p: u32| (p != innodb_format::FIL_NULL).then_some(p);
+    TreePage {
+        page: v.page_no,
+        level: h.level,
+        records: v.records.records.len() as u64,
+        delete_marked: v.records.records.iter().filter(|r| r.is_deleted()).count() as u64,
+        data_bytes: s.data_bytes,
+        free_bytes: s.free_bytes,
+        garbage_bytes: s.garbage_bytes,
+        fill: (s.fill() * 10000.0).round() / 10000.0,
+        min_key_bytes,
+        prev: link(v.check.fil.prev),
+        next: link(v.check.fil.next),
+        zip: v.zip,
     }
 }
