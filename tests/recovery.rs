@@ -44,17 +44,7 @@ impl Listing {
     /// BIT_XOR(CRC32(CONCAT_WS('|', cols))) over the rows (CONCAT_WS
     /// skips NULLs).
     fn digest(&self, cols: &[&str]) -> u64 {
-        self.rows
-            .iter()
-            .map(|r| {
-                let kept: Vec<&str> = cols
-                    .iter()
-                    .copied()
-                    .filter(|c| !r["row"][*c].is_null())
-                    .collect();
-                u64::from(crc32fast::hash(cells(r, &kept).join("|").as_bytes()))
-            })
-            .fold(0, |a, b| a ^ b)
+        support::concat_ws_digest(&self.rows, cols)
     }
 
     /// A count of the summary.

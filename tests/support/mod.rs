@@ -272,3 +272,22 @@ pub fn entry<'a>(
         .and_then(|a| a.iter().find(pred))
         .unwrap_or_else(|| panic!("no such entry in truth.json's {key}"))
 }
+
+/// `BIT_XOR(CRC32(CONCAT_WS('|', cols…)))` over `records --format json`
+/// rows, as the server computes the fixtures' row digests: CONCAT_WS skips
+/// NULLs, values as `mysql -B` prints them.
+pub fn concat_ws_digest(rows: &[serde_json::Value], cols: &[&str]) -> u64 {
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = cols
+                .iter()
+                .filter_map(|c| match &r["row"][*c] {
+                    serde_json::Value::Null => None,
+                    serde_json::Value::String(s) => Some(s.clone()),
+                    v => Some(v.to_string()),
+                })
+                .collect();
+            u64::from(crc32fast::hash(cells.join("|").as_bytes()))
+        })
+        .fold(0, |a, b| a ^ b)
+}

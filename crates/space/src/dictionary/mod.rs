@@ -14,19 +14,21 @@
 pub mod dd;
 pub mod remnants;
 pub mod remnants_undo;
+pub mod sys_record;
 
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
 use crate::Tablespace;
 use dd::{DdTable, DdTablespace};
-use innodb_format::bytes::{u32_at, u64_at};
+use innodb_format::bytes::u32_at;
 use innodb_format::index::record::FieldRef;
 use innodb_format::sys::dict_hdr::{
     DICT_HDR_COLUMNS, DICT_HDR_FIELDS, DICT_HDR_INDEXES, DICT_HDR_PAGE_NO, DICT_HDR_TABLES,
 };
 use serde::Serialize;
 use std::sync::Arc;
+use sys_record::{SysRecord, DICT_COLUMNS_ID, DICT_FIELDS_ID, DICT_INDEXES_ID, DICT_TABLES_ID};
 
 /// A column (`SYS_COLUMNS`).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -204,88 +206,28 @@ impl Dictionary {
             ));
         }
         let mut d = Dictionary::default();
-        let mut tables = Vec::new();
-        rows(
-            &mut pages,
-            tables_root,
-            "SYS_TABLES",
-            &mut d.findings,
-            |b, f| {
-                // NAME, DB_TRX_ID, DB_ROLL_PTR, ID, N_COLS, TYPE, MIX_ID, MIX_LEN, CLUSTER_NAME, SPACE
-                tables.push(DictTable {
-                    name: text(b, f.first()?),
-                    id: int8(b, f.get(3)?)?,
-                    n_cols: int4(b, f.get(4)?)?,
-                    flags: int4(b, f.get(5)?)?,
-                    space: int4(b, f.get(9)?)?,
-                    columns: Vec::new(),
-                    indexes: Vec::new(),
-                    mysql: None,
-                });
+        let mut records = Vec::new();
+        for (root, table, id) in [
+            (tables_root, "SYS_TABLES", DICT_TABLES_ID),
+            (columns_root, "SYS_COLUMNS", DICT_COLUMNS_ID),
+            (indexes_root, "SYS_INDEXES", DICT_INDEXES_ID),
+            (fields_root, "SYS_FIELDS", DICT_FIELDS_ID),
+        ] {
+            rows(&mut pages, root, table, &mut d.findings, |b, f| {
+                records.push(sys_record::decode(id, b, f, lossy_text)?);
                 Some(())
-            },
-        );
-        let mut columns = Vec::new();
-        rows(
-            &mut pages,
-            columns_root,
-            "SYS_COLUMNS",
-            &mut d.findings,
-            |b, f| {
-                // TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
-                columns.push((
-                    int8(b, f.first()?)?,
-                    DictColumn {
-                        pos: int4(b, f.get(1)?)?,
-                        name: text(b, f.get(4)?),
-                        mtype: int4(b, f.get(5)?)?,
-                        prtype: int4(b, f.get(6)?)?,
-                        len: int4(b, f.get(7)?)?,
-                        prec: int4(b, f.get(8)?)?,
-                    },
-                ));
-                Some(())
-            },
-        );
-        let mut indexes = Vec::new();
-        rows(
-            &mut pages,
-            indexes_root,
-            "SYS_INDEXES",
-            &mut d.findings,
-            |b, f| {
-                // TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO[, MERGE_THRESHOLD]
-                indexes.push((
-                    int8(b, f.first()?)?,
-                    DictIndex {
-                        id: int8(b, f.get(1)?)?,
-                        name: text(b, f.get(4)?),
-                        n_fields: int4(b, f.get(5)?)?,
-                        index_type: int4(b, f.get(6)?)?,
-                        space: int4(b, f.get(7)?)?,
-                        root_page: int4(b, f.get(8)?)?,
-                        fields: Vec::new(),
-                    },
-                ));
-                Some(())
-            },
-        );
-        let mut fields = Vec::new();
-        rows(
-            &mut pages,
-            fields_root,
-            "SYS_FIELDS",
-            &mut d.findings,
-            |b, f| {
-                // INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME
-                fields.push((
-                    int8(b, f.first()?)?,
-                    int4(b, f.get(1)?)?,
-                    text(b, f.get(4)?),
-                ));
-                Some(())
-            },
-        );
+            });
+        }
+        let (mut tables, mut columns, mut indexes, mut fields) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for r in records {
+            match r {
+                SysRecord::Table(t) => tables.push(t),
+                SysRecord::Column(table_id, c) => columns.push((table_id, c)),
+                SysRecord::Index(table_id, i) => indexes.push((table_id, i)),
+                SysRecord::Field(index_id, pos, name) => fields.push((index_id, pos, name)),
+            }
+        }
         for (index_id, _, name) in fields {
             if let Some((_, i)) = indexes.iter_mut().find(|(_, i)| i.id == index_id) {
                 i.fields.push(name);
@@ -306,26 +248,13 @@ impl Dictionary {
     }
 }
 
-/// An 8-byte integer field of a dictionary record (`None` when NULL or of
-/// another length).
-fn int8(b: &[u8], f: &FieldRef) -> Option<u64> {
-    (f.len == 8 && !f.null)
-        .then(|| u64_at(b, f.start, "dictionary field").ok())
-        .flatten()
-}
-
-/// A 4-byte integer field of a dictionary record (`None` when NULL or of
-/// another length).
-fn int4(b: &[u8], f: &FieldRef) -> Option<u32> {
-    (f.len == 4 && !f.null)
-        .then(|| u32_at(b, f.start, "dictionary field").ok())
-        .flatten()
-}
-
-fn text(b: &[u8], f: &FieldRef) -> String {
-    b.get(f.start..f.start + f.len)
-        .map(|s| String::from_utf8_lossy(s).into_owned())
-        .unwrap_or_default()
+/// A name of the live dictionary, as its bytes are (never refused).
+fn lossy_text(b: &[u8], f: &FieldRef) -> Option<String> {
+    Some(
+        b.get(f.start..f.start + f.len)
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .unwrap_or_default(),
+    )
 }
 
 /// Calls `each(record bytes from its origin, its fields)` for every leaf

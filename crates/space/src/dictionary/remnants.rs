@@ -16,7 +16,10 @@
 //! live dictionary has ([`Remnants::unknown_indexes`]).
 
 use super::remnants_undo::{self, UndoneTable};
-use super::{int4, int8, DictColumn, DictIndex, DictTable, Dictionary};
+use super::sys_record::{
+    self, SysRecord, DICT_COLUMNS_ID, DICT_FIELDS_ID, DICT_INDEXES_ID, DICT_TABLES_ID,
+};
+use super::{DictColumn, DictIndex, DictTable, Dictionary};
 use crate::btree;
 use crate::finding::{Finding, FindingKind};
 use crate::logical_pages::LogicalPages;
@@ -30,14 +33,6 @@ use innodb_format::index::record::{FieldRef, RecordFormat, RecordHeader};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
-/// `DICT_TABLES_ID`: the clustered index of `SYS_TABLES`.
-pub const DICT_TABLES_ID: u64 = 1;
-/// `DICT_COLUMNS_ID`: the clustered index of `SYS_COLUMNS`.
-pub const DICT_COLUMNS_ID: u64 = 2;
-/// `DICT_INDEXES_ID`: the clustered index of `SYS_INDEXES`.
-pub const DICT_INDEXES_ID: u64 = 3;
-/// `DICT_FIELDS_ID`: the clustered index of `SYS_FIELDS`.
-pub const DICT_FIELDS_ID: u64 = 4;
 // (5, `DICT_TABLE_IDS_ID`, is SYS_TABLES' secondary index on ID.)
 
 /// Bytes of a page read to tell an index page's index id and level
@@ -101,14 +96,6 @@ impl Remnants {
     pub fn pages_of(&self, id: u64) -> IndexPageCount {
         self.pages_by_index.get(&id).copied().unwrap_or_default()
     }
-}
-
-/// One deleted `SYS_*` record, decoded.
-enum SysRecord {
-    Table(DictTable),
-    Column(u64, DictColumn),
-    Index(u64, DictIndex),
-    Field(u64, u32, String),
 }
 
 /// Reads the deleted `SYS_*` records of every page of `space` (the system
@@ -309,7 +296,7 @@ fn push(
             return false;
         }
     }
-    match fields.and_then(|f| decode(id, data, &f)) {
+    match fields.and_then(|f| sys_record::decode(id, data, &f, text)) {
         Some(r) => records.push(r),
         None => findings.push(Finding::on_page(
             FindingKind::Unreadable,
@@ -320,56 +307,6 @@ fn push(
         )),
     }
     true
-}
-
-/// A `SYS_*` record's fields, by its table's columns (in the order
-/// `dict_boot` gives them, system columns included).
-fn decode(id: u64, b: &[u8], f: &[FieldRef]) -> Option<SysRecord> {
-    Some(match id {
-        // NAME, DB_TRX_ID, DB_ROLL_PTR, ID, N_COLS, TYPE, MIX_ID, MIX_LEN, CLUSTER_NAME, SPACE
-        DICT_TABLES_ID => SysRecord::Table(DictTable {
-            name: text(b, f.first()?)?,
-            id: int8(b, f.get(3)?)?,
-            n_cols: int4(b, f.get(4)?)?,
-            flags: int4(b, f.get(5)?)?,
-            space: int4(b, f.get(9)?)?,
-            columns: Vec::new(),
-            indexes: Vec::new(),
-            mysql: None,
-        }),
-        // TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
-        DICT_COLUMNS_ID => SysRecord::Column(
-            int8(b, f.first()?)?,
-            DictColumn {
-                pos: int4(b, f.get(1)?)?,
-                name: text(b, f.get(4)?)?,
-                mtype: int4(b, f.get(5)?)?,
-                prtype: int4(b, f.get(6)?)?,
-                len: int4(b, f.get(7)?)?,
-                prec: int4(b, f.get(8)?)?,
-            },
-        ),
-        // TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO[, MERGE_THRESHOLD]
-        DICT_INDEXES_ID => SysRecord::Index(
-            int8(b, f.first()?)?,
-            DictIndex {
-                id: int8(b, f.get(1)?)?,
-                name: text(b, f.get(4)?)?,
-                n_fields: int4(b, f.get(5)?)?,
-                index_type: int4(b, f.get(6)?)?,
-                space: int4(b, f.get(7)?)?,
-                root_page: int4(b, f.get(8)?)?,
-                fields: Vec::new(),
-            },
-        ),
-        // INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME
-        DICT_FIELDS_ID => SysRecord::Field(
-            int8(b, f.first()?)?,
-            int4(b, f.get(1)?)?,
-            text(b, f.get(4)?)?,
-        ),
-        _ => return None,
-    })
 }
 
 /// A name: UTF-8, not empty, no control characters (garbage bytes that
