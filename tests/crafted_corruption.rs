@@ -33,10 +33,6 @@ fn be16(b: &[u8], at: usize) -> usize {
     usize::from(u16::from_be_bytes([b[at], b[at + 1]]))
 }
 
-fn be32(b: &[u8], at: usize) -> u32 {
-    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
-}
-
 fn put16(b: &mut [u8], at: usize, v: usize) {
     b[at..at + 2].copy_from_slice(&u16::try_from(v).unwrap().to_be_bytes());
 }
@@ -372,7 +368,11 @@ fn a_used_page_of_a_full_extent_marked_free_is_a_finding() {
     let tmp = tempfile::tempdir().unwrap();
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
     let entry = 150 + XDES_SIZE_64; // extent 1 (pages 64..127) on page 0
-    assert_eq!(be32(&bytes, entry + 20), 4, "extent 64 should be FSEG");
+    assert_eq!(
+        support::be32(&bytes, entry + 20),
+        4,
+        "extent 64 should be FSEG"
+    );
     let page = 66usize;
     assert_eq!(be16(&bytes, page * PS + 24), 17855, "page 66: INDEX");
     assert_eq!(be16(&bytes, page * PS + 38 + 26), 0, "page 66: a leaf");
@@ -439,8 +439,12 @@ fn a_fragment_page_marked_free_is_a_finding() {
     let tmp = tempfile::tempdir().unwrap();
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_blob.ibd.gz");
     let entry = 150; // extent 0 on page 0
-    assert_eq!(be32(&bytes, entry + 20), 2, "extent 0 should be FREE_FRAG");
-    let frag_n_used = be32(&bytes, 38 + 20); // FSP_FRAG_N_USED
+    assert_eq!(
+        support::be32(&bytes, entry + 20),
+        2,
+        "extent 0 should be FREE_FRAG"
+    );
+    let frag_n_used = support::be32(&bytes, 38 + 20); // FSP_FRAG_N_USED
     let bit = 2 * 3;
     let at = entry + 24 + bit / 8;
     assert_eq!(bytes[at] >> (bit % 8) & 1, 0, "page 3 is marked used");
@@ -490,8 +494,8 @@ fn rseg_slots(ibdata: &[u8], ps: usize) -> Vec<(usize, u32, u32)> {
     (0..128)
         .filter_map(|i| {
             let at = 5 * ps + 56 + 8 * i;
-            let page = be32(ibdata, at + 4);
-            (page != FIL_NULL).then(|| (i, be32(ibdata, at), page))
+            let page = support::be32(ibdata, at + 4);
+            (page != FIL_NULL).then(|| (i, support::be32(ibdata, at), page))
         })
         .collect()
 }
@@ -499,7 +503,8 @@ fn rseg_slots(ibdata: &[u8], ps: usize) -> Vec<(usize, u32, u32)> {
 /// The first history node of a rollback segment header page (`TRX_RSEG_HISTORY` at 46), if any.
 fn history_first(file: &[u8], ps: usize, rseg_page: u32) -> Option<(usize, usize)> {
     let r = rseg_page as usize * ps;
-    (be32(file, r + 46) > 0).then(|| (be32(file, r + 50) as usize, be16(file, r + 54)))
+    (support::be32(file, r + 46) > 0)
+        .then(|| (support::be32(file, r + 50) as usize, be16(file, r + 54)))
 }
 
 /// A copy of a fixture configuration's data directory: `ibdata1`, its undo
@@ -566,7 +571,8 @@ fn an_undo_record_that_points_back_is_a_finding() {
         .find_map(|(page, byte)| {
             let p = page * PS;
             let log = p + byte - 34;
-            let one_page = be32(&bytes, p + 44 + 6) == FIL_NULL && be16(&bytes, log + 30) == 0;
+            let one_page =
+                support::be32(&bytes, p + 44 + 6) == FIL_NULL && be16(&bytes, log + 30) == 0;
             let free = be16(&bytes, p + 42);
             let mut recs = vec![be16(&bytes, log + 18)];
             while *recs.last().unwrap() < free && recs.len() < 1000 {
@@ -631,7 +637,7 @@ fn an_undo_page_list_that_loops_is_a_finding() {
             (p, b)
         })
         .collect();
-    let space_file = |space: u32| undo.iter().position(|(_, b)| be32(b, 34) == space);
+    let space_file = |space: u32| undo.iter().position(|(_, b)| support::be32(b, 34) == space);
     // (file, header page, history node byte, the log's first three pages)
     let (file, header, byte, pages) = rseg_slots(&ibdata, PS)
         .into_iter()
@@ -641,7 +647,7 @@ fn an_undo_page_list_that_loops_is_a_finding() {
             let (page, byte) = history_first(b, PS, rseg)?;
             let mut pages = vec![page];
             while pages.len() < 3 {
-                let next = be32(b, *pages.last().unwrap() * PS + 44 + 6);
+                let next = support::be32(b, *pages.last().unwrap() * PS + 44 + 6);
                 if next == FIL_NULL {
                     break;
                 }
@@ -657,7 +663,7 @@ fn an_undo_page_list_that_loops_is_a_finding() {
             .unwrap(),
     );
     let (path, mut bytes) = undo[file].clone();
-    let space_id = be32(&bytes, 34);
+    let space_id = support::be32(&bytes, 34);
     // FLST_NEXT of the third page's node (offset 44 + 6) := the second page's node.
     let at = pages[2] * PS + 44 + 6;
     put32(&mut bytes, at, pages[1] as u32);
@@ -789,8 +795,9 @@ fn a_version_chain_that_loops_is_a_finding() {
 fn blob_chain_of_three_pages(bytes: &[u8]) -> Vec<usize> {
     const PS: usize = 16384;
     // BLOB pages (type 10) and their next pages (BTR_BLOB_HDR_NEXT_PAGE_NO at 38 + 4).
-    let next =
-        |b: &[u8], n: usize| (be16(b, n * PS + 24) == 10).then(|| be32(b, n * PS + 42) as usize);
+    let next = |b: &[u8], n: usize| {
+        (be16(b, n * PS + 24) == 10).then(|| support::be32(b, n * PS + 42) as usize)
+    };
     let blobs: Vec<usize> = (0..bytes.len() / PS)
         .filter(|&n| next(bytes, n).is_some())
         .collect();
@@ -953,7 +960,7 @@ fn a_blob_chain_whose_last_page_points_back_is_a_finding() {
     let chain = blob_chain_of_three_pages(&t.bytes);
     let (head, last) = (chain[0], *chain.last().unwrap());
     assert_eq!(
-        be32(&t.bytes, last * PS + 42),
+        support::be32(&t.bytes, last * PS + 42),
         FIL_NULL,
         "page {last} ends the chain {chain:?}"
     );
@@ -1014,7 +1021,11 @@ fn page0_flags_with_a_wrong_page_size_are_a_finding_and_the_size_is_probed() {
     const PS: usize = 16384;
     let tmp = tempfile::tempdir().unwrap();
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
-    assert_eq!(be32(&bytes, 54), 0x15, "full_crc32, PAGE_SSIZE 5 (16k)");
+    assert_eq!(
+        support::be32(&bytes, 54),
+        0x15,
+        "full_crc32, PAGE_SSIZE 5 (16k)"
+    );
     put32(&mut bytes, 54, 0x15 ^ 0x06); // PAGE_SSIZE 3: 4k
     support::reseal(&mut bytes, PS, 0);
     std::fs::write(&path, &bytes).unwrap();
@@ -1270,7 +1281,7 @@ fn page0_with_a_damaged_compression_algorithm_is_corrected_from_the_pages() {
     // The server reports 0x60000035 (truth.json); bits 27 and up are
     // memory-only (FSP_FLAGS_MEM_MASK, fsp0types.h: the compression level, 6,
     // in bits 28-31) and never written to page 0.
-    assert_eq!(be32(&bytes, 54), 0x6000_0035 & !(u32::MAX << 27));
+    assert_eq!(support::be32(&bytes, 54), 0x6000_0035 & !(u32::MAX << 27));
     bytes[57] ^= 0x20; // algorithm 1 -> 0
     std::fs::write(&path, &bytes).unwrap();
 
@@ -1635,9 +1646,9 @@ fn page0_sizes_and_flags_that_contradict_the_file_are_findings() {
     const FSP_SPACE_FLAGS: usize = 38 + 16;
     let tmp = tempfile::tempdir().unwrap();
     let (_, original) = support::unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
-    assert_eq!(be32(&original, FSP_SIZE), 576);
-    assert_eq!(be32(&original, FSP_FREE_LIMIT), 128);
-    let flags = be32(&original, FSP_SPACE_FLAGS);
+    assert_eq!(support::be32(&original, FSP_SIZE), 576);
+    assert_eq!(support::be32(&original, FSP_FREE_LIMIT), 128);
+    let flags = support::be32(&original, FSP_SPACE_FLAGS);
     let cases: [(&str, usize, u32, usize, &str); 6] = [
         (
             "size_max",

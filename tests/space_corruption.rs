@@ -11,10 +11,6 @@ use innodb_analysis::reports::indexes::IndexAnalysis;
 use innodb_space::{Finding, FindingKind, OpenOptions, Tablespace};
 use std::path::Path;
 
-fn be32(b: &[u8], at: usize) -> u32 {
-    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
-}
-
 fn find<'a>(findings: &'a [Finding], kind: FindingKind, needle: &str) -> Option<&'a Finding> {
     findings
         .iter()
@@ -49,9 +45,9 @@ fn a_cyclic_inode_list_is_a_finding_and_the_walk_stops() {
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
     // FSP_SEG_INODES_FULL base at page 0, offset 118: len, first (page, byte), last.
     let base = 38 + 80;
-    let len = be32(&bytes, base);
-    let first = be32(&bytes, base + 4);
-    let last = be32(&bytes, base + 10);
+    let len = support::be32(&bytes, base);
+    let first = support::be32(&bytes, base + 4);
+    let last = support::be32(&bytes, base + 10);
     assert!(len >= 1, "the fixture should have a full INODE page");
     // FLST_NEXT of the last node (page `last`, byte 38 + 6) := first node.
     let at = last as usize * PS + 38 + 6;
@@ -129,7 +125,7 @@ fn a_list_pointer_beyond_the_file_is_a_finding() {
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/ibdata1.gz");
     let base = 38 + 24; // FSP_FREE
     assert!(
-        be32(&bytes, base) > 0,
+        support::be32(&bytes, base) > 0,
         "the fixture should have free extents"
     );
     bytes[base + 4..base + 8].copy_from_slice(&999_999u32.to_be_bytes());
@@ -159,7 +155,7 @@ fn a_wrong_not_full_count_is_a_finding() {
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_random.ibd.gz");
     // INODE page 2, entry 1 (the leaf segment) at 50 + 192; FSEG_NOT_FULL_N_USED at +8.
     let at = 2 * PS + 50 + 192 + 8;
-    let stored = be32(&bytes, at);
+    let stored = support::be32(&bytes, at);
     assert!(stored > 0, "the leaf segment should have a NOT_FULL extent");
     bytes[at..at + 4].copy_from_slice(&(stored + 5).to_be_bytes());
     support::reseal(&mut bytes, PS, 2);
@@ -184,19 +180,6 @@ fn a_wrong_not_full_count_is_a_finding() {
     assert!(f.message.contains(&format!("mark {stored} used")), "{f}");
 }
 
-/// The COMPACT record chain of a leaf: (origin, next link offset) of the
-/// first `n` user records, from the infimum at 99.
-fn first_records(page: &[u8], n: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut at = 99usize;
-    for _ in 0..n {
-        let rel = u16::from_be_bytes([page[at - 2], page[at - 1]]) as usize;
-        at = (at + rel) % page.len();
-        out.push(at);
-    }
-    out
-}
-
 /// A leaf whose third record links back to the first: a cycle finding on
 /// that page, the walk goes on, every other page is still counted.
 #[test]
@@ -206,7 +189,7 @@ fn a_cyclic_record_chain_is_a_finding_not_a_hang() {
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     let page_no = 5u32;
     let page = &mut bytes[page_no as usize * PS..(page_no as usize + 1) * PS];
-    let recs = first_records(page, 3);
+    let recs = support::first_records(page, 3);
     let (first, third) = (recs[0], recs[2]);
     let rel = ((first + PS - third) % PS) as u16;
     page[third - 2..third].copy_from_slice(&rel.to_be_bytes());
@@ -253,15 +236,19 @@ fn a_cyclic_sibling_chain_and_a_child_pointing_at_its_ancestor_are_findings() {
     let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
     // Leaves in key order are pages 4, 5, 6, …: page 6's next := 4.
     let at = 6 * PS + 12;
-    assert_eq!(be32(&bytes, at), 7, "page 6's next leaf should be page 7");
+    assert_eq!(
+        support::be32(&bytes, at),
+        7,
+        "page 6's next leaf should be page 7"
+    );
     bytes[at..at + 4].copy_from_slice(&4u32.to_be_bytes());
     support::reseal(&mut bytes, PS, 6);
     // Root page 3: the second node pointer's child (at origin + 4, after the
     // 4-byte key) := 3, the root itself.
     let root = &mut bytes[3 * PS..4 * PS];
-    let second = first_records(root, 2)[1];
+    let second = support::first_records(root, 2)[1];
     assert_eq!(
-        be32(root, second + 4),
+        support::be32(root, second + 4),
         5,
         "the second node pointer should point at page 5"
     );

@@ -106,23 +106,6 @@ fn one_pass_equals_the_walk_on_every_fixture() {
     assert!(leaves > 5000, "{leaves} leaf pages compared");
 }
 
-fn be32(b: &[u8], at: usize) -> u32 {
-    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-/// The origins of the first `n` COMPACT records of a page, from the
-/// infimum at 99.
-fn first_records(page: &[u8], n: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut at = 99usize;
-    for _ in 0..n {
-        let rel = u16::from_be_bytes([page[at - 2], page[at - 1]]) as usize;
-        at = (at + rel) % page.len();
-        out.push(at);
-    }
-    out
-}
-
 /// `p16k/files/test/t_ordered.ibd` (root 3, leaves 4, 5, 6, … in key
 /// order, 4-byte keys) damaged by `damage`, resealed; both analyses must
 /// agree and find `kind` with `needle` in its message.
@@ -151,8 +134,12 @@ fn damaged_t_ordered(
 /// The child page of the root's second node pointer := `to`.
 fn repoint_second_child(bytes: &mut [u8], to: u32) {
     let root = &mut bytes[3 * PS..4 * PS];
-    let second = first_records(root, 2)[1];
-    assert_eq!(be32(root, second + 4), 5, "second node pointer's child");
+    let second = support::first_records(root, 2)[1];
+    assert_eq!(
+        support::be32(root, second + 4),
+        5,
+        "second node pointer's child"
+    );
     root[second + 4..second + 8].copy_from_slice(&to.to_be_bytes());
     support::reseal(bytes, PS, 3);
 }
@@ -163,7 +150,7 @@ fn one_pass_equals_the_walk_on_a_broken_next_pointer() {
         "leaf 6's FIL_PAGE_NEXT := 4",
         |b| {
             let at = 6 * PS + 12;
-            assert_eq!(be32(b, at), 7, "page 6's next leaf");
+            assert_eq!(support::be32(b, at), 7, "page 6's next leaf");
             b[at..at + 4].copy_from_slice(&4u32.to_be_bytes());
             support::reseal(b, PS, 6);
         },

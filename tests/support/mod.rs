@@ -291,3 +291,21 @@ pub fn concat_ws_digest(rows: &[serde_json::Value], cols: &[&str]) -> u64 {
         })
         .fold(0, |a, b| a ^ b)
 }
+
+/// The big-endian 4 bytes of `b` at `at` (a field of a page in a test).
+pub fn be32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// The origins of the first `n` COMPACT records of a page, following
+/// their next-record links from the infimum at 99.
+pub fn first_records(page: &[u8], n: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 99usize;
+    for _ in 0..n {
+        let rel = u16::from_be_bytes([page[at - 2], page[at - 1]]) as usize;
+        at = (at + rel) % page.len();
+        out.push(at);
+    }
+    out
+}
