@@ -181,14 +181,7 @@ pub fn walk_while(
             if header.level == 0 {
                 continue;
             }
-            heap_order.clear();
-            heap_order.extend(
-                list.records
-                    .iter()
-                    .map(|r| r.origin)
-                    .chain(free.iter().copied()),
-            );
-            heap_order.sort_unstable();
+            list.heap_order(&free, &mut heap_order);
             let mut last_depth = 0usize;
             for r in list
                 .records

@@ -238,15 +238,7 @@ impl TreePages {
         let mut summary = PageSummary::of_page(check, &page, &s.list, s.free.len());
         let first = self.pointers.len();
         if header.level > 0 {
-            s.heap.clear();
-            s.heap.extend(
-                s.list
-                    .records
-                    .iter()
-                    .map(|r| r.origin)
-                    .chain(s.free.iter().copied()),
-            );
-            s.heap.sort_unstable();
+            s.list.heap_order(&s.free, &mut s.heap);
             for r in s
                 .list
                 .records
@@ -492,13 +484,8 @@ fn candidates_at(pages: &mut LogicalPages<'_>, n: u32, origin: usize) -> Vec<u32
     let page = IndexPage::new(&buf, header);
     let (mut list, mut free, mut problems) = (RecordList::default(), Vec::new(), Vec::new());
     inspect_records(&page, &mut list, &mut free, &mut problems);
-    let mut heap: Vec<usize> = list
-        .records
-        .iter()
-        .map(|r| r.origin)
-        .chain(free.iter().copied())
-        .collect();
-    heap.sort_unstable();
+    let mut heap = Vec::new();
+    list.heap_order(&free, &mut heap);
     let mut out = Vec::new();
     if let Some(r) = list.records.iter().find(|r| r.origin == origin) {
         page.child_candidates(r, &heap, &mut out);

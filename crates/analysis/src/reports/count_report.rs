@@ -234,13 +234,8 @@ fn dive(pages: &mut LogicalPages<'_>, root: u32, rng: &mut Rng) -> Option<(u64, 
             .collect();
         let pick = pointers.get(rng.below(pointers.len()))?;
         page.free_list(&mut free, &mut problems);
-        let mut heap: Vec<usize> = list
-            .records
-            .iter()
-            .map(|r| r.origin)
-            .chain(free.iter().copied())
-            .collect();
-        heap.sort_unstable();
+        let mut heap = Vec::new();
+        list.heap_order(&free, &mut heap);
         page_no = btree::resolve_child(pages, &page, pick, &heap)?;
     }
     None

@@ -95,6 +95,22 @@ pub struct RecordList {
     pub complete: bool,
 }
 
+impl RecordList {
+    /// The origins of these records and of the garbage list's `free`, in
+    /// offset order, into `out` (cleared first): the page's heap as the
+    /// overlap check and the node pointers' child search read it.
+    pub fn heap_order(&self, free: &[usize], out: &mut Vec<usize>) {
+        out.clear();
+        out.extend(
+            self.records
+                .iter()
+                .map(|r| r.origin)
+                .chain(free.iter().copied()),
+        );
+        out.sort_unstable();
+    }
+}
+
 /// Bitset over page offsets, on the stack: 64 KiB pages need 1024 words.
 struct Seen([u64; 1024]);
 
@@ -369,13 +385,8 @@ impl<'a> IndexPage<'a> {
             self.check_directory(list, problems);
         }
         // No record may overlap another: origins in heap order leave room for headers.
-        let mut origins: Vec<usize> = list
-            .records
-            .iter()
-            .map(|r| r.origin)
-            .chain(free.iter().copied())
-            .collect();
-        origins.sort_unstable();
+        let mut origins = Vec::new();
+        list.heap_order(free, &mut origins);
         for (&a, &b) in origins.iter().zip(origins.iter().skip(1)) {
             if b < a + self.format.extra_bytes() + 1 {
                 problems.push(PageProblem {
