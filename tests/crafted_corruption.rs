@@ -337,6 +337,65 @@ fn a_directory_slot_past_the_heap_top_or_the_page_is_a_finding() {
     assert_eq!(rows.len(), 10000, "records still reads every row");
 }
 
+/// The origin of the last user record of COMPACT page `at` (a page of `ps`
+/// bytes), walking from the infimum (99) to the supremum (112).
+fn last_record(bytes: &[u8], at: usize, ps: usize) -> usize {
+    let mut origin = 99;
+    let mut last = None;
+    for _ in 0..ps {
+        let next = (origin + be16(bytes, at + origin - 2)) & (ps - 1);
+        if next == 112 {
+            return last.expect("the page holds user records");
+        }
+        last = Some(next);
+        origin = next;
+    }
+    panic!("page at {at}: the record list does not reach the supremum");
+}
+
+/// Records that overlap (`page_validate`'s heap check): on two leaves of
+/// `t_ordered` (16k), `PAGE_FREE` is pointed at the last record of the list
+/// (page 5: one record in both lists) and 2 bytes past it (page 6: a garbage
+/// record inside the list's last record). `page` and `indexes` name the
+/// second record of each pair, field `record`, and still count every row.
+#[test]
+fn records_that_overlap_are_a_finding() {
+    const PS: usize = 16384;
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut bytes) = support::unpack(tmp.path(), "p16k/files/test/t_ordered.ibd.gz");
+    let mut expected = Vec::new();
+    for (page, shift) in [(5usize, 0), (6, 2)] {
+        let at = page * PS;
+        assert_eq!(be16(&bytes, at + 24), 17855, "page {page}: INDEX");
+        assert_eq!(be16(&bytes, at + 38 + 6), 0, "page {page}: no garbage");
+        let last = last_record(&bytes, at, PS);
+        put16(&mut bytes, at + 38 + 6, last + shift);
+        support::reseal(&mut bytes, PS, page);
+        expected.push((page, last, last + shift));
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let f = path.as_os_str();
+    let overlap = |findings: &[Value], (page, a, b): (usize, usize, usize)| {
+        let page = u32::try_from(page).unwrap();
+        let hit = one_json(findings, "bad_index_page", page, b, "record");
+        assert_eq!(message(hit), format!("records at {a} and {b} overlap"));
+    };
+    for &e in &expected {
+        let n = e.0.to_string();
+        let v = inspect(&json_args(&["page".as_ref(), f, n.as_ref()]))
+            .exits(0)
+            .json();
+        overlap(&findings_of(&v), e);
+    }
+    let v = inspect(&json_args(&["indexes".as_ref(), f]))
+        .exits(0)
+        .json();
+    for &e in &expected {
+        overlap(&findings_of(&v), e);
+    }
+    assert_eq!(v["indexes"][0]["records"], 10000, "every row still counted");
+}
+
 // ---------------------------------------------------------------------------
 // 2. XDES bitmaps that contradict the segment lists and the trees
 // ---------------------------------------------------------------------------

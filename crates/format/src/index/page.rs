@@ -128,6 +128,28 @@ impl Seen {
         *w |= bit;
         fresh
     }
+
+    /// True when `at` is marked.
+    fn contains(&self, at: usize) -> bool {
+        self.0
+            .get(at / 64)
+            .is_some_and(|w| w & (1u64 << (at % 64)) != 0)
+    }
+
+    /// The marked places below `end`, in increasing order.
+    fn iter_below(&self, end: usize) -> impl Iterator<Item = usize> + '_ {
+        let words = self.0.get(..end.div_ceil(64)).unwrap_or(&self.0);
+        words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut rest = w;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    i * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 impl<'a> IndexPage<'a> {
@@ -384,17 +406,36 @@ impl<'a> IndexPage<'a> {
         if list.complete {
             self.check_directory(list, problems);
         }
-        // No record may overlap another: origins in heap order leave room for headers.
-        let mut origins = Vec::new();
-        list.heap_order(free, &mut origins);
-        for (&a, &b) in origins.iter().zip(origins.iter().skip(1)) {
-            if b < a + self.format.extra_bytes() + 1 {
-                problems.push(PageProblem {
-                    offset: b,
-                    field: "record",
-                    message: format!("records at {a} and {b} overlap"),
-                });
+        self.check_overlaps(list, free, problems);
+    }
+
+    /// No record may overlap another: origins in heap order (as
+    /// [`RecordList::heap_order`] sorts them) leave room for headers. The
+    /// origins are marked in a bitset and read back in order, with no sort;
+    /// an origin in both lists is a pair of its own.
+    fn check_overlaps(&self, list: &RecordList, free: &[usize], problems: &mut Vec<PageProblem>) {
+        let (mut origins, mut twice) = (Seen::new(), Seen::new());
+        for &o in list.records.iter().map(|r| &r.origin).chain(free) {
+            if !origins.insert(o) {
+                twice.insert(o);
             }
+        }
+        let room = self.format.extra_bytes() + 1;
+        let mut previous = None;
+        // Both lists hold origins below PAGE_HEAP_TOP only (`in_heap`).
+        for b in origins.iter_below(usize::from(self.header.heap_top)) {
+            let overlap = |a: usize| PageProblem {
+                offset: b,
+                field: "record",
+                message: format!("records at {a} and {b} overlap"),
+            };
+            if let Some(a) = previous.filter(|&a| b < a + room) {
+                problems.push(overlap(a));
+            }
+            if twice.contains(b) {
+                problems.push(overlap(b));
+            }
+            previous = Some(b);
         }
     }
 
@@ -525,7 +566,9 @@ impl<'a> IndexPage<'a> {
             }
             return;
         }
-        let next = heap_order.iter().find(|&&o| o > rec.origin).copied();
+        let next = heap_order
+            .get(heap_order.partition_point(|&o| o <= rec.origin))
+            .copied();
         match next {
             None => out.extend(read(usize::from(self.header.heap_top))),
             Some(n) => {

@@ -160,6 +160,16 @@ fn ser_type<S: serde::Serializer>(t: &RecordType, s: S) -> Result<S::Ok, S::Erro
     s.serialize_str(t.name())
 }
 
+/// `at` within a page of `len` bytes, as InnoDB aligns a COMPACT record's
+/// next pointer (`ut_align_offset`): a mask for the page sizes InnoDB has.
+fn wrap(at: usize, len: usize) -> usize {
+    if len.is_power_of_two() {
+        at & (len - 1)
+    } else {
+        at % len.max(1)
+    }
+}
+
 impl RecordHeader {
     /// Reads the header of the record at `origin` of a logical page image.
     /// `level_is_leaf` decides the type of REDUNDANT records, which carry no
@@ -183,7 +193,7 @@ impl RecordHeader {
                 let info = u8_at(page, at(5, "REC_NEW_INFO_BITS")?, "REC_NEW_INFO_BITS")?;
                 let hs = u16_at(page, at(4, "REC_NEW_HEAP_NO")?, "REC_NEW_HEAP_NO")?;
                 let rel = u16_at(page, at(2, "REC_NEXT")?, "REC_NEXT")?;
-                let next = (rel != 0).then(|| (origin + usize::from(rel)) % page.len().max(1));
+                let next = (rel != 0).then(|| wrap(origin + usize::from(rel), page.len()));
                 Ok(RecordHeader {
                     origin,
                     info_bits: info & 0xF0,
