@@ -203,11 +203,19 @@ impl TreePages {
         }
         let n = check.page_no;
         let mut buf = std::mem::take(&mut self.scratch.buf);
-        let logical = pages.read_from(n, raw, &mut buf);
-        let seen = fits_header(raw, &logical, &buf, vendor);
-        let kept = match index_page_of(pages, n, logical, &buf, "") {
+        // A page stored as it is read (not ROW_FORMAT=COMPRESSED, not
+        // page-compressed) is its own logical image, and the scan's check
+        // of its bytes is the one reading it again would make.
+        let as_stored = !pages.space().format().is_zip() && check.compressed.is_none();
+        let (logical, image) = if as_stored {
+            (check.clone(), raw)
+        } else {
+            (pages.read_from(n, raw, &mut buf), buf.as_slice())
+        };
+        let seen = fits_header(raw, &logical, image, vendor);
+        let kept = match index_page_of(pages, n, logical, image, "") {
             Ok((check, header, zip)) => {
-                self.summarize(&check, header, zip, &buf);
+                self.summarize(&check, header, zip, image);
                 Some((header.index_id, header.level))
             }
             Err(_) => None,
