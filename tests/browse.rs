@@ -275,6 +275,40 @@ fn index_levels_and_pages() {
     assert_eq!(current_page(&app), first);
 }
 
+/// A MySQL 8.0+ file's SDI index in the browser's index list and the
+/// titles below it: named `SDI` in the id column, whose width its number
+/// (2^64 − 1) overflowed, so that every row keeps the header's columns.
+#[test]
+fn the_sdi_index_is_listed_as_sdi() {
+    let file = fixture("mysql-p16k", "test/t_hist.ibd");
+    let mut app = App::open(&file, Context::default()).unwrap();
+    run(&mut app, &[Action::IndexView]);
+    let s = screen(&app, 100, 10);
+    assert!(!s.contains(&u64::MAX.to_string()), "{s}");
+    let rows: Vec<&str> = s
+        .lines()
+        .skip_while(|l| !l.contains("index_id"))
+        .take_while(|l| l.contains('%') || l.contains("index_id"))
+        .collect();
+    assert_eq!(rows.len(), 4, "a header and three indexes: {s}");
+    // Where the fill column ends: before "  name" in the header, after the
+    // "%" of each row.
+    let fill_end = |l: &str| {
+        l.find("  name")
+            .unwrap_or_else(|| l.find("%  ").map_or(0, |at| at + 1))
+    };
+    assert!(rows.iter().all(|l| fill_end(l) == fill_end(rows[0])), "{s}");
+    let sdi = rows.iter().find(|l| l.contains("%  SDI")).unwrap();
+    assert_eq!(sdi.split_whitespace().nth(1), Some("SDI"), "{s}");
+    // The SDI is the last index: its levels and its leaf level.
+    run(&mut app, &[Action::Down, Action::Down, Action::Open]);
+    assert!(screen(&app, 100, 10).contains(" index SDI levels "));
+    run(&mut app, &[Action::Open]);
+    let s = screen(&app, 100, 10);
+    assert!(s.contains(" index SDI level 0: 1 pages "), "{s}");
+    assert!(s.contains("› index SDI level 0"), "{s}");
+}
+
 /// Goto, colourings, the XDES entry → its extent in the map.
 #[test]
 fn goto_colours_and_extents() {

@@ -275,7 +275,10 @@ impl View {
             View::Levels { .. } => "levels".into(),
             View::LevelPages {
                 index_id, level, ..
-            } => format!("index {index_id} level {level}"),
+            } => format!(
+                "index {} level {level}",
+                innodb_format::index::sdi::index_id_text(*index_id)
+            ),
             View::Page(p) => match &p.source {
                 Some(path) => format!(
                     "{} page {}",

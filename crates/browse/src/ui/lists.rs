@@ -5,6 +5,7 @@ use super::text;
 use crate::app::App;
 use innodb_analysis::reports::tree_report::TreePage;
 use innodb_analysis::rows::row_history::{value_text, RowHistory};
+use innodb_format::index::sdi::index_id_text;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
@@ -100,7 +101,7 @@ pub fn indexes(frame: &mut Frame, app: &App, area: Rect, selected: usize) {
             rows.extend(r.indexes.iter().map(|i| {
                 format!(
                     "{:>10} {:>8} {:>6} {:>8} {:>12} {:>5.1}%  {}",
-                    i.index_id,
+                    index_id_text(i.index_id),
                     i.root_page,
                     i.levels,
                     i.pages_per_level.iter().sum::<u64>(),
@@ -148,7 +149,7 @@ pub fn levels(frame: &mut Frame, app: &App, area: Rect, index: usize, selected: 
         area,
         format!(
             " index {} levels (Enter: its pages in key order) ",
-            ix.index_id
+            index_id_text(ix.index_id)
         ),
         rows,
         selected,
@@ -182,7 +183,8 @@ pub fn level_pages(
         app,
         area,
         format!(
-            " index {index_id} level {level}: {} pages (Enter opens) ",
+            " index {} level {level}: {} pages (Enter opens) ",
+            index_id_text(index_id),
             pages.len()
         ),
         rows,
