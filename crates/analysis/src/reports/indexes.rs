@@ -297,6 +297,20 @@ impl PageConsumer for TreeCollector<'_> {
     }
 }
 
+/// Where run `r` of `runs` starts (`r == runs`: the file's end) when
+/// `pages` pages are split for [`IndexAnalysis::build_threads`]. The first
+/// run's thread also reads every page for the space's accounting, about
+/// as long as summarizing them all: it takes one share, every other run
+/// two, so that the threads end together.
+fn run_bounds(pages: u32, runs: u32) -> impl Fn(u32) -> u32 {
+    let shares = u64::from(runs).saturating_mul(2).saturating_sub(1).max(1);
+    move |r: u32| {
+        let before = u64::from(r).saturating_mul(2).saturating_sub(1).min(shares);
+        let at = u64::from(pages).saturating_mul(before) / shares;
+        u32::try_from(at).unwrap_or(pages).min(pages)
+    }
+}
+
 impl IndexAnalysis {
     /// Walks every index of `space` and accounts for every page, reading
     /// the file once in page order: the trees are walked over the index
@@ -321,12 +335,12 @@ impl IndexAnalysis {
         let runs = u32::try_from(threads.max(1))
             .unwrap_or(1)
             .min(pages_in_file.max(1));
-        let per = pages_in_file.div_ceil(runs).max(1);
+        let bounds = run_bounds(pages_in_file, runs);
         let (account, mut collector, others) = std::thread::scope(|s| {
             let others: Vec<_> = (1..runs)
                 .map(|r| {
-                    let first = r.saturating_mul(per);
-                    let last = first.saturating_add(per).min(pages_in_file);
+                    let first = bounds(r);
+                    let last = bounds(r + 1);
                     s.spawn(move || {
                         let mut c = TreeCollector::new(space, first..last);
                         if first < last {
@@ -336,11 +350,7 @@ impl IndexAnalysis {
                     })
                 })
                 .collect();
-            let own = if runs > 1 {
-                per.min(pages_in_file)
-            } else {
-                u32::MAX
-            };
+            let own = if runs > 1 { bounds(1) } else { u32::MAX };
             let mut collector = TreeCollector::new(space, 0..own);
             let account = SpaceAccount::from_map(space, map, &mut [&mut collector]);
             let others: Vec<_> = others.into_iter().map(|h| h.join()).collect();
@@ -577,5 +587,28 @@ impl OrphanFinder<'_> {
                 ),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_bounds;
+
+    /// The runs cover the file once, in order; the first (the thread that
+    /// also accounts for every page) has one share, every other two.
+    #[test]
+    fn runs_cover_the_file_and_the_first_is_half_as_long() {
+        for pages in [0u32, 1, 2, 5, 78_592, u32::MAX] {
+            for runs in 1u32..=4 {
+                let bounds = run_bounds(pages, runs);
+                let cuts: Vec<u32> = (0..=runs).map(&bounds).collect();
+                assert_eq!((cuts[0], cuts[runs as usize]), (0, pages));
+                assert!(cuts.windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
+                let shares = u64::from(2 * runs - 1);
+                assert_eq!(u64::from(cuts[1]), u64::from(pages) / shares);
+            }
+        }
+        let bounds = run_bounds(78_592, 2);
+        assert_eq!((bounds(1), bounds(2)), (26_197, 78_592));
     }
 }
