@@ -12,31 +12,28 @@ fn is_control(c: char) -> bool {
     n < 0x20 || n == 0x7f || (0x80..=0x9f).contains(&n)
 }
 
-/// The bytes that may begin a control character [`escape_controls`]
-/// escapes: C0 but newline and tab, DEL, and 0xC2, the first byte of every
-/// C1 character in UTF-8.
-// Indexes below 256 in a constant: checked when it is compiled.
-#[allow(clippy::indexing_slicing)]
-static MAYBE_CONTROL: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = b != b'\n' as usize && b != b'\t' as usize;
-        b += 1;
-    }
-    t[0x7f] = true;
-    t[0xc2] = true;
-    t
-};
+/// True when some byte of `bytes` may begin a control character that
+/// [`escape_controls`] escapes: C0 but newline and tab, DEL, and 0xC2, the
+/// first byte of every C1 character in UTF-8. A branch-free test of each
+/// 64-byte block, which the compiler turns into vector instructions.
+fn may_hold_control(bytes: &[u8]) -> bool {
+    let flag = |b: u8| {
+        u8::from((b < 0x20) & (b != b'\n') & (b != b'\t'))
+            | u8::from(b == 0x7f)
+            | u8::from(b == 0xc2)
+    };
+    bytes
+        .chunks(64)
+        .any(|block| block.iter().fold(0u8, |acc, &b| acc | flag(b)) != 0)
+}
 
 /// `s` with every control character escaped visibly — `\e` (ESC), `\r`,
 /// `\0`, `\x07` (other C0 and DEL), `\u{9b}` (C1) — but newlines and tabs,
 /// which text output uses as its structure.
 pub fn escape_controls(s: &str) -> Cow<'_, str> {
     // A byte scan first (the streamed `records` output passes here in
-    // 64 KiB pieces): one table lookup per byte.
-    let maybe = |b: &u8| MAYBE_CONTROL.get(usize::from(*b)) == Some(&true);
-    if !s.as_bytes().iter().any(maybe) {
+    // 64 KiB pieces).
+    if !may_hold_control(s.as_bytes()) {
         return Cow::Borrowed(s);
     }
     if !s.chars().any(|c| is_control(c) && c != '\n' && c != '\t') {
@@ -144,6 +141,22 @@ pub fn escape_json_controls(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte value, at the start, inside and at the end of a 64-byte
+    /// block and past it: flagged exactly when it may begin an escaped
+    /// control character.
+    #[test]
+    fn the_byte_scan_flags_exactly_the_control_lead_bytes() {
+        for b in 0..=255u8 {
+            let expected = (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2;
+            for at in [0usize, 31, 63, 64, 100, 129] {
+                let mut bytes = vec![b'a'; 130];
+                bytes[at] = b;
+                assert_eq!(may_hold_control(&bytes), expected, "byte {b:#x} at {at}");
+            }
+        }
+        assert!(!may_hold_control(b""));
+    }
 
     #[test]
     fn controls_are_shown_not_sent() {
