@@ -52,15 +52,17 @@ impl<'a> LogicalPages<'a> {
         Some(LogicalPage { check, bytes })
     }
 
-    /// Page `n`'s check, with its logical image copied into `buf` (whose
-    /// allocation is reused from call to call).
+    /// Page `n`'s check, with its logical image in `buf` (whose allocation
+    /// is reused from call to call). A page stored as it is read goes
+    /// from the file into `buf` with no copy in between.
     pub fn read_into(&mut self, n: u32, buf: &mut Vec<u8>) -> Option<PageCheck> {
         let ps = self.space.format().physical_page_size();
-        self.raw.resize(ps, 0);
-        let got = self.space.read_page_prefix(n, &mut self.raw).ok()?;
+        buf.resize(ps, 0);
+        let got = self.space.read_page_prefix(n, buf).ok()?;
         if got < ps {
             return None;
         }
+        std::mem::swap(&mut self.raw, buf);
         Some(self.image(n, buf))
     }
 
@@ -90,10 +92,13 @@ impl<'a> LogicalPages<'a> {
             self.last_zip = Some(rebuilt);
             return check;
         }
-        buf.clear();
         match (&check.compressed, self.checker.inflated_page()) {
-            (Some(_), Some(inflated)) => buf.extend_from_slice(inflated),
-            _ => buf.extend_from_slice(&self.raw),
+            (Some(_), Some(inflated)) => {
+                buf.clear();
+                buf.extend_from_slice(inflated);
+            }
+            // The page as stored is its image: its bytes change hands.
+            _ => std::mem::swap(buf, &mut self.raw),
         }
         check
     }
