@@ -880,3 +880,59 @@ fn an_index_has_one_letter_and_colour_in_extents_and_heatmaps() {
     }
     assert!(compared >= 100, "{compared} indexes compared");
 }
+
+/// `extents` names each index in its legend as `indexes` does, from the
+/// same dictionary: p16k's tables through `--system ibdata1`, mysql-p16k's
+/// through each file's SDI; with no dictionary the legend names none.
+#[test]
+fn extents_names_its_indexes_as_indexes_does() {
+    let p16k = support::fixtures_dir().join("p16k").join("files");
+    let mysql = support::fixtures_dir().join("mysql-p16k").join("files");
+    let system = p16k.join("ibdata1.gz");
+    let mut named = 0;
+    let mut check = |args: &[&std::ffi::OsStr]| {
+        let names = |cmd: &str| {
+            let mut a = args.to_vec();
+            a.insert(a.len() - 1, cmd.as_ref());
+            support::run_json(a).0
+        };
+        let indexes = names("indexes");
+        let by_id: BTreeMap<u64, Option<&str>> = indexes["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["index_id"].as_u64().unwrap_or(u64::MAX),
+                    i["name"].as_str(),
+                )
+            })
+            .collect();
+        let extents = names("extents");
+        for e in extents["legend"].as_array().unwrap() {
+            let Some(id) = e["index_id"].as_u64() else {
+                continue;
+            };
+            let want = by_id.get(&id).copied().flatten();
+            assert_eq!(e["index_name"].as_str(), want, "{args:?}: index {id}");
+            named += usize::from(want.is_some());
+        }
+    };
+    for table in ["t_random", "t_sec_before", "t_types"] {
+        let file = p16k.join("test").join(format!("{table}.ibd.gz"));
+        check(&["--system".as_ref(), system.as_os_str(), file.as_os_str()]);
+        let (bare, _) = support::run_json(["extents".as_ref(), file.as_os_str()]);
+        assert!(
+            bare["legend"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|e| e.get("index_name").is_none()),
+            "{table}: no dictionary, no names"
+        );
+    }
+    for file in support::tablespaces_below(&mysql.join("test"), ".ibd.gz") {
+        check(&[file.as_os_str()]);
+    }
+    assert!(named >= 20, "{named} index segments named");
+}

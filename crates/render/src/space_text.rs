@@ -280,7 +280,12 @@ pub fn extents(r: &ExtentsReport, colour_on: bool) -> String {
         paint.insert(e.symbol, (c, glyph));
         let shown = cell(colour_on, c, &glyph.to_string());
         let unit = if e.pages == 1 { "page" } else { "pages" };
-        let _ = writeln!(o, "  {shown} {:<60} {:>10} {unit}", e.meaning, e.pages);
+        let meaning = match &e.index_name {
+            // The SDI index's meaning already says SDI.
+            Some(n) if n != "SDI" => format!("{} ({n})", e.meaning),
+            _ => e.meaning.clone(),
+        };
+        let _ = writeln!(o, "  {shown} {meaning:<60} {:>10} {unit}", e.pages);
     }
     let _ = writeln!(o, "\n{:>9} {:<10} {:>9}  pages", "first", "state", "used");
     let never_initialised = |x: &ExtentRow| x.cells.chars().all(|c| c == ' ');

@@ -142,6 +142,15 @@ impl IndexRows for crate::reports::space_reports::SegmentsReport {
     }
 }
 
+impl IndexRows for crate::reports::space_reports::ExtentsReport {
+    fn index_rows(&mut self) -> Vec<(u64, &mut Option<String>)> {
+        self.legend
+            .iter_mut()
+            .filter_map(|e| Some((e.index_id?, &mut e.index_name)))
+            .collect()
+    }
+}
+
 impl IndexRows for crate::reports::space_reports::WasteReport {
     fn index_rows(&mut self) -> Vec<(u64, &mut Option<String>)> {
         self.indexes

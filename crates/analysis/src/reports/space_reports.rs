@@ -310,6 +310,14 @@ pub struct LegendEntry {
     /// Segment id, for segment entries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub segment_id: Option<u64>,
+    /// The index whose segment it is (`PAGE_INDEX_ID`), for index
+    /// segments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_id: Option<u64>,
+    /// That index's name (`db/table.index`, `SDI`), when a dictionary
+    /// names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_name: Option<String>,
     /// Pages drawn with it.
     pub pages: u64,
     /// The colour of the symbol: an index's colour in every picture of the
@@ -359,18 +367,24 @@ pub struct ExtentsReport {
 /// index's letter and colour, the same as in its heatmaps and charts; other
 /// segments the symbol and colour of their kind there.
 fn legend_class(seg: &Segment, keys: &IndexKeys) -> (String, LegendEntry) {
-    let (symbol, colour) = match seg.owner {
+    let index_id = match seg.owner {
         SegmentOwner::IndexLeaf { index_id, .. } | SegmentOwner::IndexNonLeaf { index_id, .. } => {
-            keys.key(index_id)
+            Some(index_id)
         }
-        owner => palette::SEGMENTS
-            .get(palette::segment_kind(owner))
+        _ => None,
+    };
+    let (symbol, colour) = match index_id {
+        Some(id) => keys.key(id),
+        None => palette::SEGMENTS
+            .get(palette::segment_kind(seg.owner))
             .map_or(('$', palette::OTHER), |s| (s.1, s.2)),
     };
     let entry = |meaning: String, segment_id| LegendEntry {
         symbol,
         meaning,
         segment_id,
+        index_id,
+        index_name: None,
         pages: 0,
         colour: Some(colour),
     };
@@ -443,6 +457,8 @@ impl ExtentsReport {
             symbol,
             meaning: meaning.into(),
             segment_id: None,
+            index_id: None,
+            index_name: None,
             pages: 0,
             colour,
         })
@@ -452,6 +468,8 @@ impl ExtentsReport {
             symbol: '^',
             meaning: "other segments".into(),
             segment_id: None,
+            index_id: None,
+            index_name: None,
             pages: 0,
             colour: Some(palette::OTHER),
         };

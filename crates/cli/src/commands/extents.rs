@@ -1,6 +1,8 @@
-//! `extents`: every extent's state, owner and used pages, with a map.
+//! `extents`: every extent's state, owner and used pages, with a map; the
+//! legend names the indexes from the dictionary that describes the file.
 
 use crate::args::ColorChoice;
+use crate::commands::named;
 use crate::inputs::Inputs;
 use crate::output::{colour_on, Kind, Output};
 use crate::runner::PerFile;
@@ -22,9 +24,11 @@ pub fn run(
     PerFile {
         command: "extents",
         build: &|space| {
-            SpaceAccount::build(space)
-                .map(|a| ExtentsReport::new(space, &a))
-                .map_err(|_| CliError::NoSpaceMap(space.path().into()))
+            named(
+                inputs,
+                space,
+                SpaceAccount::build(space).map(|a| ExtentsReport::new(space, &a)),
+            )
         },
         text: &|r| space_text::extents(r, colour),
         totals: FileTotals::of,
