@@ -9,11 +9,15 @@ use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
-use innodb_analysis::reports::dropped_tables::dropped_table_of_index;
+use innodb_analysis::dictionary::MYSQL_DICTIONARY_SPACE_ID;
+use innodb_analysis::reports::dropped_tables::{
+    dropped_mysql_table_of_index, dropped_table_of_index,
+};
 use innodb_analysis::rows::ddl::schema_from_ddl;
 use innodb_analysis::rows::index_scan::{scan, IndexScan};
 use innodb_analysis::rows::records::Schema;
 use innodb_render::{json, text};
+use innodb_space::datadir::FileKind;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -99,6 +103,9 @@ fn scan_schema(
     {
         return Ok(schema);
     }
+    if let Some(schema) = mysql_dropped(inputs, space, index_id, out)? {
+        return Ok(schema);
+    }
     let dropped = dropped_table_of_index(space, index_id).ok_or_else(|| {
         CliError::file(
             space.path(),
@@ -131,6 +138,61 @@ fn scan_schema(
             ),
         )
     })
+}
+
+/// MySQL 8.0+: the schema of the dropped table index `index_id` was of,
+/// from the deleted records of `mysql.ibd` (`--system mysql.ibd`, or the
+/// `--datadir`'s); `None` when there is no `mysql.ibd` or none of its
+/// dropped tables had that index.
+fn mysql_dropped(
+    inputs: &Inputs,
+    space: &Tablespace,
+    index_id: u64,
+    out: &mut Output,
+) -> Result<Option<Schema>, CliError> {
+    let Some(path) = mysql_ibd_path(inputs) else {
+        return Ok(None);
+    };
+    let dd = inputs.open(&path)?;
+    if dd.space_id() != MYSQL_DICTIONARY_SPACE_ID {
+        return Ok(None);
+    }
+    let Some(table) =
+        dropped_mysql_table_of_index(&dd, index_id).map_err(|e| CliError::file(&path, e))?
+    else {
+        return Ok(None);
+    };
+    out.say(&format!(
+        "note: {}: index {index_id} is of the dropped table {} (table id {}), typed by its deleted records in {}",
+        space.path().display(),
+        table.name,
+        table.id,
+        path.display()
+    ));
+    Schema::from_dict_table(&table).map(Some).ok_or_else(|| {
+        CliError::file(
+            &path,
+            format!(
+                "the deleted records of dropped table {} give no columns, or a column of no known type: give its CREATE TABLE with --ddl",
+                table.name
+            ),
+        )
+    })
+}
+
+/// `mysql.ibd`: `--system` when that is what it names, else the
+/// `--datadir`'s.
+fn mysql_ibd_path(inputs: &Inputs) -> Option<std::path::PathBuf> {
+    if let Some(s) = &inputs.system {
+        return Some(s.clone());
+    }
+    inputs
+        .datadir
+        .as_ref()?
+        .files
+        .iter()
+        .find(|f| f.kind == FileKind::MysqlDictionary)
+        .map(|f| f.path.clone())
 }
 
 /// The rows as text, JSON or CSV, at most `limit`, with the scan's counts.
