@@ -9,9 +9,10 @@
 //! They are read as the live rows are (each dictionary table typed by
 //! `mysql.ibd`'s own SDI), with the records decoding's deleted rows
 //! (delete-marked ones and those of the garbage lists), and put together
-//! into [`DdTable`]s as the live ones are. A table id (`mysql.tables.id`)
-//! the live dictionary still has is not dropped (its deleted rows are
-//! older versions of its records) and is left out. Of several copies of
+//! into [`DdTable`]s as the live ones are. A table whose `mysql.tables.id`
+//! or InnoDB table id (`se_private_id`) the live dictionary still has is
+//! not dropped (its deleted rows are older versions of its records, or of
+//! a record the server wrote anew under another id) and is left out. Of several copies of
 //! one record (an older version left in a garbage list when the record was
 //! rewritten), the delete-marked one wins, then the one with the most
 //! values that are not NULL (the dictionary fills `se_private_data` and
@@ -68,9 +69,21 @@ pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
         .map(|(name, r)| (*name, r.select(|row| !row.deleted)))
         .collect();
     let live = dictionary(space, &live_rows, findings.clone())?;
-    let live_ids: HashSet<u64> = live_rows
+    // Live ids: of the dictionary (`id`) and of InnoDB (`se_private_id`;
+    // a table the server wrote anew under another `id` keeps it).
+    let live_ids: HashSet<(&str, u64)> = live_rows
         .get("tables")
-        .map(|t| t.each().filter_map(|r| r.uint("id")).collect())
+        .map(|t| {
+            t.each()
+                .flat_map(|r| {
+                    [
+                        r.uint("id").map(|i| ("id", i)),
+                        r.uint("se_private_id").map(|i| ("se_private_id", i)),
+                    ]
+                })
+                .flatten()
+                .collect()
+        })
         .unwrap_or_default();
     let (mut delete_marked, mut garbage) = (0, 0);
     let mut erased = 0;
@@ -92,7 +105,10 @@ pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
             // A dropped table's schema is mostly still there: every row.
             "schemata" => r.select(|_| true),
             "tables" => r.select(|row| {
-                row.deleted && !id_of(r, row).is_some_and(|id| live_ids.contains(&id))
+                row.deleted
+                    && !["id", "se_private_id"]
+                        .iter()
+                        .any(|k| uint_of(r, row, k).is_some_and(|id| live_ids.contains(&(*k, id))))
             }),
             _ => r.select(|row| row.deleted),
         };
@@ -109,9 +125,9 @@ pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
     })
 }
 
-/// `id` of a row of `rows`.
-fn id_of(rows: &Rows, row: &Row) -> Option<u64> {
-    match rows.at("id").and_then(|i| row.values.get(i))? {
+/// The integer column `name` of a row of `rows`.
+fn uint_of(rows: &Rows, row: &Row, name: &str) -> Option<u64> {
+    match rows.at(name).and_then(|i| row.values.get(i))? {
         Value::UInt(n) => Some(*n),
         Value::Int(n) => u64::try_from(*n).ok(),
         _ => None,
