@@ -360,3 +360,69 @@ fn carve_lists_no_mysql_dropped_table_where_none_was_dropped() {
     assert_eq!(d["tables"], serde_json::json!([]), "{d}");
     assert_eq!(d["unknown_indexes"], serde_json::json!([]), "{d}");
 }
+
+#[test]
+fn mysql_dropped_table_comes_back_from_an_image_holding_both_files() {
+    // A crafted image (not a server's file): 1 MiB of other bytes, then
+    // mysql.ibd, 15 sectors of zeros, then ibdata1, each at a 512-byte
+    // boundary. carve rebuilds both spaces and lists the dropped table;
+    // records --scan on the rebuilt ibdata1, typed by the rebuilt
+    // mysql.ibd, gives the server's rows.
+    let truth = dropped_truth();
+    let dir = tempfile::tempdir().unwrap();
+    let (ibdata, dd) = unpack_copy(dir.path(), "files");
+    let mut image: Vec<u8> = (0..1u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    image.extend(std::fs::read(&dd).unwrap());
+    image.extend(std::iter::repeat_n(0u8, 15 * 512));
+    image.extend(std::fs::read(&ibdata).unwrap());
+    let img = dir.path().join("disk.img");
+    std::fs::write(&img, &image).unwrap();
+    let out = dir.path().join("carved");
+    let (r, o) = run_json([
+        OsStr::new("carve"),
+        img.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dd_space = r["spaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["space_id"] == 4_294_967_294u64)
+        .unwrap();
+    let tables = dd_space["dropped_tables"]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 1, "{dd_space}");
+    assert_eq!(tables[0]["name"], truth["name"]);
+    assert_eq!(tables[0]["table_id"], truth["table_id"]);
+    for (i, e) in tables[0]["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(truth["indexes"].as_array().unwrap())
+    {
+        assert_eq!(i["index_id"], e["index_id"]);
+        let name = e["name"].as_str().unwrap();
+        assert_eq!(
+            i["leaf_pages"].as_u64().unwrap() + 1,
+            truth["index_pages"][name].as_u64().unwrap(),
+            "{name}"
+        );
+    }
+    let id = truth["indexes"][0]["index_id"].to_string();
+    let (code, stdout, stderr) = inspect(&args(&[
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        out.join("space-0.ibd").as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        id.as_ref(),
+        "--system".as_ref(),
+        out.join("space-4294967294.ibd").as_os_str(),
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_rows_are_the_servers(&json_rows(&stdout), &truth, "rebuilt from the image");
+}
