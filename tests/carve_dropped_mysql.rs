@@ -340,6 +340,17 @@ fn carve_of_a_mysql_system_tablespace_alone_asks_for_mysql_ibd() {
             .any(|n| n.as_str().unwrap().contains("give mysql.ibd too")),
         "{system}"
     );
+    // So does records --scan of its index without mysql.ibd (exit 2).
+    let id = dropped_truth()["indexes"][0]["index_id"].to_string();
+    let (code, _, stderr) = inspect(&args(&[
+        "records".as_ref(),
+        ibdata.as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        id.as_ref(),
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--system mysql.ibd"), "{stderr}");
 }
 
 #[test]

@@ -106,6 +106,12 @@ fn scan_schema(
     if let Some(schema) = mysql_dropped(inputs, space, index_id, out)? {
         return Ok(schema);
     }
+    if space.format().flags.sdi {
+        return Err(CliError::file(
+            space.path(),
+            format!("index {index_id} is in no dictionary given, live or dropped: a MySQL 8.0+ file, whose dropped tables mysql.ibd remembers: give it with --system mysql.ibd (or --datadir), or the table's CREATE TABLE with --ddl"),
+        ));
+    }
     let dropped = dropped_table_of_index(space, index_id).ok_or_else(|| {
         CliError::file(
             space.path(),
