@@ -320,37 +320,74 @@ fn mysql_dropped_table_s_create_table_from_carve_reads_its_rows() {
 }
 
 #[test]
-fn carve_of_a_mysql_system_tablespace_alone_asks_for_mysql_ibd() {
+fn carve_of_a_mysql_ibdata1_alone_lists_the_dropped_table_from_its_sdi() {
+    // Without mysql.ibd: ibdata1's own SDI index keeps the dropped table's
+    // SDI record (delete-marked, or in the SDI page's garbage list), the
+    // whole definition with each index's id and root.
+    let truth = dropped_truth();
     let dir = tempfile::tempdir().unwrap();
-    let (ibdata, _) = unpack_copy(dir.path(), "files");
-    let (r, o) = run_json([OsStr::new("carve"), ibdata.as_os_str()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let system = r["spaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["space_id"] == 0)
-        .unwrap();
-    assert!(system.get("dropped_tables").is_none(), "{system}");
-    assert!(
-        system["notes"]
+    for copy in COPIES {
+        let (ibdata, _) = unpack_copy(dir.path(), copy);
+        let (r, o) = run_json([OsStr::new("carve"), ibdata.as_os_str()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let system = r["spaces"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|n| n.as_str().unwrap().contains("give mysql.ibd too")),
-        "{system}"
-    );
-    // So does records --scan of its index without mysql.ibd (exit 2).
-    let id = dropped_truth()["indexes"][0]["index_id"].to_string();
-    let (code, _, stderr) = inspect(&args(&[
-        "records".as_ref(),
-        ibdata.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-    ]));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("--system mysql.ibd"), "{stderr}");
+            .find(|s| s["space_id"] == 0)
+            .unwrap();
+        assert!(
+            system["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n.as_str().unwrap().contains("give mysql.ibd too")),
+            "{copy}: {system}"
+        );
+        let d = &system["dropped_tables"];
+        assert_eq!(d["dictionary"], "SDI", "{copy}: {d}");
+        let tables = d["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 1, "{copy}: {d}");
+        let t = &tables[0];
+        assert_eq!(t["source"], "SDI records", "{copy}");
+        assert_eq!(t["name"], truth["name"], "{copy}");
+        assert_eq!(t["table_id"], truth["table_id"], "{copy}");
+        assert_eq!(t["space_id"], truth["space_id"], "{copy}");
+        let names: Vec<&str> = t["definition"]["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, column_names(&truth), "{copy}");
+        assert_indexes(t, &truth, &ibdata, copy);
+        assert_eq!(d["unknown_indexes"], serde_json::json!([]), "{copy}: {d}");
+        if copy == "files" {
+            assert_eq!(d["delete_marked_records"], 0, "{copy}: {d}");
+            assert!(d["garbage_records"].as_u64().unwrap() > 0, "{copy}: {d}");
+        } else {
+            assert_eq!(d["delete_marked_records"], 1, "{copy}: {d}");
+        }
+        // records --scan of its index, typed by that SDI record alone.
+        let id = truth["indexes"][0]["index_id"].to_string();
+        let (code, stdout, stderr) = inspect(&args(&[
+            "--format".as_ref(),
+            "json".as_ref(),
+            "records".as_ref(),
+            ibdata.as_os_str(),
+            "--scan".as_ref(),
+            "--index-id".as_ref(),
+            id.as_ref(),
+        ]));
+        assert_eq!(code, 0, "{copy}: {stderr}");
+        if copy == "files" {
+            assert!(stderr.contains("deleted SDI record"), "{copy}: {stderr}");
+        }
+        // (Unpurged, the delete-marked SDI record is still in the SDI
+        // index's record list: the file's SDI, read as `sdi` reads it,
+        // types the rows.)
+        assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
+    }
 }
 
 #[test]

@@ -8,10 +8,15 @@ use std::fmt::Write;
 
 /// The dropped tables, indented under a carved space.
 pub fn dropped(o: &mut String, d: &DroppedTables) {
-    if d.dictionary == "mysql.ibd" {
+    if d.dictionary != "SYS_*" {
+        let of = if d.dictionary == "SDI" {
+            "SDI records of this tablespace"
+        } else {
+            "records of mysql.ibd's dictionary tables"
+        };
         let _ = writeln!(
             o,
-            "  dropped tables: {} (from {} delete-marked and {} garbage records of mysql.ibd's dictionary tables)",
+            "  dropped tables: {} (from {} delete-marked and {} garbage {of})",
             d.tables.len(),
             d.delete_marked_records,
             d.garbage_records

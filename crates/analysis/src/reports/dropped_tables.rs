@@ -51,9 +51,10 @@ pub struct DroppedTable {
     /// What it is known from: `SYS_* records` (its deleted dictionary
     /// records), `undo log` (the delete-marks its `DROP TABLE` logged:
     /// name, index ids, how many columns and index fields; no column or
-    /// index names, no types), or `mysql.ibd records` (MySQL 8.0+: its
+    /// index names, no types), `mysql.ibd records` (MySQL 8.0+: its
     /// deleted records of `mysql.tables`, `mysql.columns`, `mysql.indexes`
-    /// …; `table_id` is `mysql.tables.se_private_id`).
+    /// …; `table_id` is `mysql.tables.se_private_id`), or `SDI records`
+    /// (MySQL 8.0+: its deleted SDI record in the tablespace it was in).
     pub source: &'static str,
     /// How many columns it had (`SYS_COLUMNS` records found; MySQL 8.0+:
     /// its visible columns' `mysql.columns` records).
@@ -84,7 +85,8 @@ pub struct UnknownIndex {
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct DroppedTables {
     /// The dictionary whose deleted records were read: `SYS_*` (the system
-    /// tablespace's) or `mysql.ibd` (MySQL 8.0+'s dictionary tables).
+    /// tablespace's), `mysql.ibd` (MySQL 8.0+'s dictionary tables) or
+    /// `SDI` (MySQL 8.0+: the system tablespace's own SDI).
     pub dictionary: &'static str,
     /// The tables, by id.
     pub tables: Vec<DroppedTable>,
@@ -159,7 +161,7 @@ impl DroppedTables {
     pub fn of_mysql(m: &MysqlRemnants, pages: &BTreeMap<u32, Remnants>) -> DroppedTables {
         let dropped = Dictionary::from_mysql(m.tables.clone(), Vec::new());
         let mut out = DroppedTables {
-            dictionary: "mysql.ibd",
+            dictionary: m.dictionary,
             delete_marked_records: m.delete_marked,
             garbage_records: m.garbage,
             erased_records: m.erased,
@@ -174,7 +176,11 @@ impl DroppedTables {
             if counts.is_none() && t.space != innodb_format::FIL_NULL {
                 missing.entry(t.space).or_default().push(t.name.clone());
             }
-            out.tables.push(mysql_table(t, counts));
+            let mut d = mysql_table(t, counts);
+            if m.dictionary == "SDI" {
+                d.source = "SDI records";
+            }
+            out.tables.push(d);
         }
         for (space, names) in missing {
             out.notes.push(format!(

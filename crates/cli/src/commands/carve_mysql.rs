@@ -2,12 +2,15 @@
 //! (`carve ibdata1 mysql.ibd`, or an image holding both), the tables its
 //! dictionary's deleted records remember, listed under it, each index's
 //! pages counted in the tablespace they were in (space 0, `ibdata1`, for
-//! a table made with `innodb_file_per_table=OFF`).
+//! a table made with `innodb_file_per_table=OFF`). Without `mysql.ibd`, a
+//! MySQL 8.0+ system tablespace's dropped tables come from the deleted
+//! records of its own SDI.
 
 use super::carve::{file_name, write_space};
 use crate::inputs::Inputs;
 use crate::CliError;
 use innodb_analysis::dictionary::mysql_ibd::remnants::{self as dd_remnants, MysqlRemnants};
+use innodb_analysis::dictionary::sdi_remnants;
 use innodb_analysis::dictionary::MYSQL_DICTIONARY_SPACE_ID;
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedSpace};
 use innodb_analysis::reports::dropped_tables::DroppedTables;
@@ -30,10 +33,7 @@ pub fn dropped(
         .iter()
         .position(|s| s.space_id == MYSQL_DICTIONARY_SPACE_ID && s.has_sdi())
     else {
-        for s in report.spaces.iter_mut().filter(|s| mysql_system(s)) {
-            s.notes.push("a MySQL 8.0+ system tablespace: the tables dropped from it are remembered by mysql.ibd's dictionary, not here; give mysql.ibd too (carve ibdata1 mysql.ibd) to list them".to_string());
-        }
-        return Ok(());
+        return from_own_sdi(inputs, files, report);
     };
     let tmp = tempfile::tempdir()
         .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
@@ -55,6 +55,34 @@ pub fn dropped(
     let pages = count_pages(inputs, files, report, &m, &wanted, tmp.path());
     if let Some(dd) = report.spaces.get_mut(di) {
         dd.dropped_tables = Some(DroppedTables::of_mysql(&m, &pages));
+    }
+    Ok(())
+}
+
+/// Without `mysql.ibd`: the dropped tables of each MySQL 8.0+ system
+/// tablespace from its own SDI's deleted records, with a note that
+/// `mysql.ibd` may remember more.
+fn from_own_sdi(
+    inputs: &Inputs,
+    files: &[PathBuf],
+    report: &mut CarveReport,
+) -> Result<(), CliError> {
+    if !report.spaces.iter().any(mysql_system) {
+        return Ok(());
+    }
+    let tmp = tempfile::tempdir()
+        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
+    for s in report.spaces.iter_mut().filter(|s| mysql_system(s)) {
+        s.notes.push("a MySQL 8.0+ system tablespace: its dropped tables are read from the deleted records of its own SDI; mysql.ibd's dictionary may remember more: give mysql.ibd too (carve ibdata1 mysql.ibd)".to_string());
+        let read = open(inputs, files, s, tmp.path()).and_then(|space| {
+            let m = sdi_remnants::read(&space)?;
+            let pages = BTreeMap::from([(s.space_id, remnants::read(&space, Some(&m.live)))]);
+            Ok(DroppedTables::of_mysql(&m, &pages))
+        });
+        match read {
+            Ok(d) => s.dropped_tables = Some(d),
+            Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
+        }
     }
     Ok(())
 }

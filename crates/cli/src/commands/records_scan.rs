@@ -9,7 +9,7 @@ use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
-use innodb_analysis::dictionary::MYSQL_DICTIONARY_SPACE_ID;
+use innodb_analysis::dictionary::{sdi_remnants, MYSQL_DICTIONARY_SPACE_ID};
 use innodb_analysis::reports::dropped_tables::{
     dropped_mysql_table_of_index, dropped_table_of_index,
 };
@@ -107,9 +107,12 @@ fn scan_schema(
         return Ok(schema);
     }
     if space.format().flags.sdi {
+        if let Some(schema) = own_sdi_dropped(space, index_id, out) {
+            return Ok(schema);
+        }
         return Err(CliError::file(
             space.path(),
-            format!("index {index_id} is in no dictionary given, live or dropped: a MySQL 8.0+ file, whose dropped tables mysql.ibd remembers: give it with --system mysql.ibd (or --datadir), or the table's CREATE TABLE with --ddl"),
+            format!("index {index_id} is in no dictionary given, live or dropped (nor in this file's deleted SDI records): a MySQL 8.0+ file, whose dropped tables mysql.ibd remembers: give it with --system mysql.ibd (or --datadir), or the table's CREATE TABLE with --ddl"),
         ));
     }
     let dropped = dropped_table_of_index(space, index_id).ok_or_else(|| {
@@ -184,6 +187,25 @@ fn mysql_dropped(
             ),
         )
     })
+}
+
+/// MySQL 8.0+: the schema of the dropped table index `index_id` was of,
+/// from the deleted SDI records of `space` itself (a table dropped from
+/// the system or a general tablespace).
+fn own_sdi_dropped(space: &Tablespace, index_id: u64, out: &mut Output) -> Option<Schema> {
+    let m = sdi_remnants::read(space).ok()?;
+    let table = Dictionary::from_mysql(m.tables, Vec::new())
+        .tables
+        .into_iter()
+        .find(|t| t.indexes.iter().any(|i| i.id == index_id))?;
+    let schema = Schema::from_dict_table(&table)?;
+    out.say(&format!(
+        "note: {}: index {index_id} is of the dropped table {} (table id {}), typed by its deleted SDI record in this file",
+        space.path().display(),
+        table.name,
+        table.id
+    ));
+    Some(schema)
 }
 
 /// `mysql.ibd`: `--system` when that is what it names, else the

@@ -29,6 +29,10 @@ use std::collections::{BTreeMap, HashSet};
 /// What the deleted records of `mysql.ibd`'s dictionary tables tell.
 #[derive(Debug, Clone)]
 pub struct MysqlRemnants {
+    /// Where they were read: `mysql.ibd`, or `SDI` (the deleted SDI records
+    /// of the tablespace the tables were in, see
+    /// [`crate::dictionary::sdi_remnants`]).
+    pub dictionary: &'static str,
     /// The live dictionary (the same records' live rows).
     pub live: Dictionary,
     /// The dropped tables, by `mysql.tables.id`, each with its columns,
@@ -116,6 +120,7 @@ pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
     }
     let tables = assembly(&gone)?.tables();
     Ok(MysqlRemnants {
+        dictionary: "mysql.ibd",
         live,
         tables,
         delete_marked,
