@@ -321,7 +321,8 @@ pub enum Command {
         /// is lost): each key once, the newest page (by LSN) winning, in key order. Typed by
         /// --ddl (--index names which of its indexes it is; default the clustered one), else by
         /// the dictionary, else by the dropped table the SYS_* records still describe (MySQL
-        /// 8.0+: the deleted records of mysql.ibd, given with --system or --datadir).
+        /// 8.0+: the deleted records of mysql.ibd, given with --system or --datadir, or the
+        /// file's own deleted SDI records).
         #[arg(long, requires = "index_id", conflicts_with_all = ["deleted", "committed", "as_of_trx", "undo"])]
         scan: bool,
         /// With --scan: the index id (PAGE_INDEX_ID) whose pages are read (`carve` lists the
@@ -367,9 +368,9 @@ pub enum Command {
     /// system tablespace's free space): every 512-byte boundary, page sizes 4k-64k, a page
     /// counts when its checksum verifies. Reports each tablespace found (by space id): its
     /// pages, types, index ids, LSN range, missing pages and the tables its SDI names; for a
-    /// system tablespace the dropped tables its dictionary remembers (MySQL 8.0+: give
-    /// mysql.ibd too, `carve ibdata1 mysql.ibd`). Reads each input once, sequentially; never
-    /// writes to it.
+    /// system tablespace the dropped tables its dictionary remembers (MySQL 8.0+: its own SDI,
+    /// or mysql.ibd given too, `carve ibdata1 mysql.ibd`). Reads each input once,
+    /// sequentially; never writes to it.
     Carve {
         /// The files to scan.
         #[arg(required = true)]
