@@ -474,3 +474,32 @@ fn mysql_dropped_table_comes_back_from_an_image_holding_both_files() {
     assert_eq!(code, 0, "{stderr}");
     assert_rows_are_the_servers(&json_rows(&stdout), &truth, "rebuilt from the image");
 }
+
+#[test]
+fn carve_of_mysql_ibd_alone_lists_the_dropped_table_and_says_its_pages_are_elsewhere() {
+    let truth = dropped_truth();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, dd) = unpack_copy(dir.path(), "files");
+    let (r, o) = run_json([OsStr::new("carve"), dd.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d = &r["spaces"][0]["dropped_tables"];
+    let t = &d["tables"][0];
+    assert_eq!(t["name"], truth["name"], "{d}");
+    assert_eq!(t["table_id"], truth["table_id"], "{d}");
+    for i in t["indexes"].as_array().unwrap() {
+        assert_eq!(i["pages"], 0, "{i}");
+    }
+    let notes: Vec<&str> = d["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n
+                .starts_with("tablespace 0, where the pages of test/t_dropped were, was not read")),
+        "{notes:?}"
+    );
+}
