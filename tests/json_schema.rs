@@ -99,6 +99,18 @@ fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
         .collect()
 }
 
+/// `carve ibdata1 mysql.ibd` of mysql-p16k-dropped, inflated into `tmp`.
+fn mysql_dropped(fx: &Path, tmp: &Path) -> Vec<OsString> {
+    let dir = tmp.join("mysql-p16k-dropped");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = fx.join("mysql-p16k-dropped/files");
+    vec![
+        "carve".into(),
+        support::gunzip_into(&files.join("ibdata1.gz"), &dir).into(),
+        support::gunzip_into(&files.join("mysql.ibd.gz"), &dir).into(),
+    ]
+}
+
 /// The argument lists run, each with the command whose schema applies.
 /// `tmp` holds `misfit.sql` (a CREATE TABLE that does not fit t_random)
 /// and the tablespaces `carve` reads, inflated (it reads bytes as they are).
@@ -225,6 +237,8 @@ fn runs(fx: &Path, tmp: &Path) -> Vec<(&'static str, Vec<OsString>)> {
         // A system tablespace with a dropped table: its dictionary's
         // remnants, and the rows of its index found by --scan.
         ("carve", vec!["carve".into(), dropped.clone()]),
+        // MySQL 8.0+: the dropped table mysql.ibd's deleted records remember.
+        ("carve", mysql_dropped(fx, tmp)),
         (
             "records",
             vec![
@@ -289,7 +303,21 @@ fn every_commands_json_on_the_fixtures_fits_its_schema() {
         "{checked} documents (records lines count each)"
     );
     assert!(findings > 0, "a records finding line was checked");
-    assert_eq!(carved, 2, "carve found both tablespaces");
+    // t_random.ibd and t_blob.ibd; ibdata1 and mysql.ibd of
+    // mysql-p16k-dropped (the gzipped p16k-dropped ibdata1 holds no page
+    // as its bytes are).
+    assert_eq!(carved, 4, "carve found both tablespaces of each pair");
+    let mysql = documents(&mysql_dropped(&fx, tmp.path())).0;
+    assert!(
+        mysql[0]["spaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["dropped_tables"]["tables"]
+                .as_array()
+                .is_some_and(|t| !t.is_empty())),
+        "the MySQL carve's dropped tables were checked"
+    );
 
     let v = validator("summary");
     let (docs, _) = documents(&[

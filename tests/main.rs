@@ -15,6 +15,7 @@ mod bad_input;
 mod browse;
 mod carve;
 mod carve_dropped;
+mod carve_dropped_mysql;
 mod changing_files;
 mod count_stats;
 mod crafted_corruption;

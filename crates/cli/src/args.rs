@@ -320,7 +320,9 @@ pub enum Command {
         /// from a root or not (a dropped table's pages in ibdata1's free space, a tree whose root
         /// is lost): each key once, the newest page (by LSN) winning, in key order. Typed by
         /// --ddl (--index names which of its indexes it is; default the clustered one), else by
-        /// the dictionary, else by the dropped table the SYS_* records still describe.
+        /// the dictionary, else by the dropped table the SYS_* records still describe (MySQL
+        /// 8.0+: the deleted records of mysql.ibd, given with --system or --datadir, or the
+        /// file's own deleted SDI records).
         #[arg(long, requires = "index_id", conflicts_with_all = ["deleted", "committed", "as_of_trx", "undo"])]
         scan: bool,
         /// With --scan: the index id (PAGE_INDEX_ID) whose pages are read (`carve` lists the
@@ -365,8 +367,10 @@ pub enum Command {
     /// Find InnoDB pages in any file (a disk, partition or file system image, a block device, a
     /// system tablespace's free space): every 512-byte boundary, page sizes 4k-64k, a page
     /// counts when its checksum verifies. Reports each tablespace found (by space id): its
-    /// pages, types, index ids, LSN range, missing pages and the tables its SDI names. Reads
-    /// each input once, sequentially; never writes to it.
+    /// pages, types, index ids, LSN range, missing pages and the tables its SDI names; for a
+    /// system tablespace the dropped tables its dictionary remembers (MySQL 8.0+: its own SDI,
+    /// or mysql.ibd given too, `carve ibdata1 mysql.ibd`). Reads each input once,
+    /// sequentially; never writes to it.
     Carve {
         /// The files to scan.
         #[arg(required = true)]

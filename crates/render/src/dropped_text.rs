@@ -8,6 +8,30 @@ use std::fmt::Write;
 
 /// The dropped tables, indented under a carved space.
 pub fn dropped(o: &mut String, d: &DroppedTables) {
+    if d.dictionary != "SYS_*" {
+        let of = if d.dictionary == "SDI" {
+            "SDI records of this tablespace"
+        } else {
+            "records of mysql.ibd's dictionary tables"
+        };
+        let _ = writeln!(
+            o,
+            "  dropped tables: {} (from {} delete-marked and {} garbage {of})",
+            d.tables.len(),
+            d.delete_marked_records,
+            d.garbage_records
+        );
+    } else {
+        sys_line(o, d);
+    }
+    for t in &d.tables {
+        table(o, t);
+    }
+    rest(o, d);
+}
+
+/// The summary line of a `SYS_*` dictionary's dropped tables.
+fn sys_line(o: &mut String, d: &DroppedTables) {
     let _ = writeln!(
         o,
         "  dropped tables: {} (from {} delete-marked and {} garbage SYS_* records on {} leaf pages, {} erased; {} undo records on {} UNDO_LOG pages)",
@@ -19,9 +43,10 @@ pub fn dropped(o: &mut String, d: &DroppedTables) {
         d.undo_records,
         d.undo_pages
     );
-    for t in &d.tables {
-        table(o, t);
-    }
+}
+
+/// What follows the tables: unknown index ids, findings, notes.
+fn rest(o: &mut String, d: &DroppedTables) {
     if !d.live_dictionary {
         let _ = writeln!(
             o,
@@ -37,6 +62,9 @@ pub fn dropped(o: &mut String, d: &DroppedTables) {
     }
     for f in &d.findings {
         let _ = writeln!(o, "    finding: {f}");
+    }
+    for n in &d.notes {
+        let _ = writeln!(o, "    note: {n}");
     }
 }
 

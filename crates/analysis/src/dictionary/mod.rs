@@ -6,6 +6,7 @@
 
 pub mod mysql_ibd;
 pub mod sdi;
+pub mod sdi_remnants;
 
 use crate::reports::naming::{IndexNames, NoIndexNamed};
 use innodb_format::vendor::Vendor;

@@ -9,9 +9,12 @@
 //! the [`DdTable`]s and [`DdTablespace`]s an SDI would hold, for every
 //! InnoDB table of the server.
 
+pub mod remnants;
+
 use crate::dictionary::sdi;
 use crate::reports::sdi_report::SdiReport;
-use crate::rows::records::{IndexField, RecordsReport, Row, Schema};
+use crate::rows::index_scan::{pages_of_index, ScannedPage};
+use crate::rows::records::{IndexField, RecordsReport, Row, RowState, Schema};
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::dd::{
     DdColumn, DdIndex, DdIndexElement, DdPartition, DdPartitionIndex, DdTable, DdTablespace,
@@ -19,15 +22,26 @@ use innodb_space::dictionary::dd::{
 };
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{Finding, Tablespace};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// The rows of one dictionary table, its fields by name.
 struct Rows {
     fields: Vec<IndexField>,
     rows: Vec<Row>,
+    /// Deleted records whose bytes were all zero (not in `rows`).
+    erased: usize,
 }
 
 impl Rows {
+    /// The rows `keep` keeps, with the same fields.
+    fn select(&self, keep: impl Fn(&Row) -> bool) -> Rows {
+        Rows {
+            fields: self.fields.clone(),
+            rows: self.rows.iter().filter(|r| keep(r)).cloned().collect(),
+            erased: self.erased,
+        }
+    }
+
     fn at(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
     }
@@ -114,6 +128,16 @@ const TABLES: [&str; 10] = [
 /// dictionary tables, or one of them cannot be read at all; records that
 /// cannot be read are findings, and the tables read are kept.
 pub fn read(space: &Tablespace) -> Result<Dictionary, String> {
+    let (read, findings) = read_tables(space, false)?;
+    dictionary(space, &read, findings)
+}
+
+/// The rows of each dictionary table read, by name.
+type Read = BTreeMap<&'static str, Rows>;
+
+/// The rows of the dictionary tables of `space` (with `deleted`, the
+/// delete-marked and garbage-list ones too), and the problems met.
+fn read_tables(space: &Tablespace, deleted: bool) -> Result<(Read, Vec<Finding>), String> {
     let file = space.path().display().to_string();
     let sdi = SdiReport::build(space)
         .map_err(|e| format!("{file}: no SDI to describe the dictionary tables ({e:?})"))?;
@@ -125,13 +149,38 @@ pub fn read(space: &Tablespace) -> Result<Dictionary, String> {
             .iter()
             .find(|t| t.schema_ref == "mysql" && t.name == name)
             .ok_or_else(|| format!("{file}: its SDI does not describe mysql.{name}"))?;
-        let rows = rows_of(space, def, name, &mut findings)
+        let rows = rows_of(space, def, name, deleted, &mut findings)
             .map_err(|e| format!("{file}: mysql.{name}: {e}"))?;
         read.insert(name, rows);
     }
-    let get = |name: &str| read.get(name).ok_or_else(|| format!("mysql.{name}"));
+    Ok((read, findings))
+}
+
+/// The dictionary the rows `read` of `space`'s dictionary tables make.
+fn dictionary(
+    space: &Tablespace,
+    read: &Read,
+    findings: Vec<Finding>,
+) -> Result<Dictionary, String> {
+    let file = space.path().display().to_string();
+    let get = |name: &str| {
+        read.get(name)
+            .ok_or_else(|| format!("{file}: mysql.{name} not read"))
+    };
     let tablespaces = tablespaces(get("tablespaces")?, get("tablespace_files")?);
-    let tables = Assembly {
+    let tables = assembly(read).map_err(|e| format!("{file}: {e}"))?.tables();
+    let mut d = Dictionary::from_mysql(tables, tablespaces);
+    d.findings = findings;
+    Ok(d)
+}
+
+/// The tables' rows of `read`, to be put together.
+fn assembly(read: &Read) -> Result<Assembly<'_>, String> {
+    let get = |name: &str| {
+        read.get(name)
+            .ok_or_else(|| format!("mysql.{name} not read"))
+    };
+    Ok(Assembly {
         schemata: get("schemata")?,
         tables: get("tables")?,
         columns: get("columns")?,
@@ -140,18 +189,16 @@ pub fn read(space: &Tablespace) -> Result<Dictionary, String> {
         usage: get("index_column_usage")?,
         partitions: get("table_partitions")?,
         index_partitions: get("index_partitions")?,
-    }
-    .tables();
-    let mut d = Dictionary::from_mysql(tables, tablespaces);
-    d.findings = findings;
-    Ok(d)
+    })
 }
 
-/// The live rows of the dictionary table `def` of `space`.
+/// The live rows of the dictionary table `def` of `space` (with
+/// `deleted`, then its delete-marked and garbage-list rows).
 fn rows_of(
     space: &Tablespace,
     def: &DdTable,
     name: &'static str,
+    deleted: bool,
     findings: &mut Vec<Finding>,
 ) -> Result<Rows, String> {
     let leaf = def
@@ -160,7 +207,7 @@ fn rows_of(
         .find(|l| l.space_id == Some(space.space_id()))
         .ok_or("its SDI gives it no index in this tablespace")?;
     let schema = Schema::from_dd(def, &leaf).ok_or("its SDI has a column of no known type")?;
-    let r = RecordsReport::build(space, &schema, None, false, None)
+    let r = RecordsReport::build(space, &schema, None, deleted, None)
         .map_err(|_| "its SDI has no clustered index".to_string())?;
     if !r.layout.fits() {
         return Err(format!(
@@ -168,14 +215,58 @@ fn rows_of(
             r.layout.fitting_pairs, r.layout.pairs
         ));
     }
-    findings.extend(r.findings.into_iter().map(|mut f| {
+    let mut rows = r.rows;
+    let mut erased = r.erased_records;
+    let mut all_findings = r.findings;
+    if deleted {
+        off_tree_rows(space, &schema, &mut rows, &mut erased, &mut all_findings);
+    }
+    findings.extend(all_findings.into_iter().map(|mut f| {
         f.message = format!("mysql.{name}: {}", f.message);
         f
     }));
     Ok(Rows {
         fields: r.fields,
-        rows: r.rows,
+        rows,
+        erased,
     })
+}
+
+/// Adds to `rows` (the rows of the tree of `schema`'s clustered index)
+/// those of its leaf pages the tree no longer reaches (pages freed by a
+/// merge after purge, whose records stay until the page is reused): each
+/// as a garbage row, whatever its header says, since none is in the index.
+fn off_tree_rows(
+    space: &Tablespace,
+    schema: &Schema,
+    rows: &mut Vec<Row>,
+    erased: &mut usize,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(index) = schema.indexes.iter().find(|i| i.clustered) else {
+        return;
+    };
+    let in_tree: HashSet<u32> = rows.iter().map(|r| r.page).collect();
+    let mut leaves: Vec<ScannedPage> = pages_of_index(space, index.id)
+        .into_iter()
+        .filter(|p| p.level == 0 && !in_tree.contains(&p.page_no))
+        .collect();
+    // The newest copy of each page number.
+    leaves.sort_by(|a, b| (a.page_no, b.lsn).cmp(&(b.page_no, a.lsn)));
+    leaves.dedup_by_key(|p| p.page_no);
+    let id = index.id.to_string();
+    for p in leaves {
+        let Ok(r) = RecordsReport::build_leaf(space, schema, Some(&id), p.position, true) else {
+            continue;
+        };
+        *erased += r.erased_records;
+        findings.extend(r.findings);
+        rows.extend(r.rows.into_iter().map(|mut row| {
+            row.deleted = true;
+            row.state = RowState::Garbage;
+            row
+        }));
+    }
 }
 
 /// Every tablespace with its files, by `mysql.tablespaces.id`.

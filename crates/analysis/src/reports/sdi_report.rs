@@ -3,6 +3,8 @@
 //! followed off-page when it is long, inflated and parsed as JSON.
 
 use crate::reports::space_reports::{header, SpaceHeader};
+use innodb_format::index::page::IndexPage;
+use innodb_format::index::record::RecordHeader;
 use innodb_format::index::sdi::{self, SdiRecord};
 use innodb_space::btree;
 use innodb_space::logical_pages::LogicalPages;
@@ -50,6 +52,19 @@ pub enum NoSdi {
 impl SdiReport {
     /// Reads every SDI record of `space`.
     pub fn build(space: &Tablespace) -> Result<SdiReport, NoSdi> {
+        Self::read(space, false)
+    }
+
+    /// The deleted SDI records of `space` only: the delete-marked ones and
+    /// those of the SDI leaf pages' garbage lists (`PAGE_FREE`), as a
+    /// report of their own. A table dropped from a system tablespace
+    /// leaves its SDI there until the space is reused.
+    pub fn build_deleted(space: &Tablespace) -> Result<SdiReport, NoSdi> {
+        Self::read(space, true)
+    }
+
+    /// Every SDI record of `space`, or (`deleted`) its deleted ones.
+    fn read(space: &Tablespace, deleted: bool) -> Result<SdiReport, NoSdi> {
         let map = SpaceMap::read(space).map_err(NoSdi::NoSpaceMap)?;
         let root = map
             .index_roots()
@@ -64,7 +79,17 @@ impl SdiReport {
             if v.page.header.level != 0 {
                 return;
             }
-            for r in &v.records.records {
+            let mut heads: Vec<RecordHeader> = v
+                .records
+                .records
+                .iter()
+                .filter(|r| !deleted || r.is_deleted())
+                .copied()
+                .collect();
+            if deleted {
+                heads.extend(garbage(v.page, v.page_no, &mut findings));
+            }
+            for r in &heads {
                 match sdi::parse_record(v.page.bytes(), r, v.page.format) {
                     Ok(rec) => raw.push((v.page_no, rec)),
                     Err(e) => findings.push(Finding::on_page(
@@ -131,6 +156,25 @@ impl SdiReport {
             findings,
         })
     }
+}
+
+/// The records of `page`'s garbage list (walked with bounds); a link that
+/// leaves the heap is a finding.
+fn garbage(page: &IndexPage<'_>, page_no: u32, findings: &mut Vec<Finding>) -> Vec<RecordHeader> {
+    let (mut free, mut problems) = (Vec::new(), Vec::new());
+    page.free_list(&mut free, &mut problems);
+    findings.extend(problems.into_iter().map(|p| {
+        Finding::on_page(
+            FindingKind::BadIndexPage,
+            page_no,
+            p.offset,
+            p.field,
+            p.message,
+        )
+    }));
+    free.into_iter()
+        .filter_map(|o| RecordHeader::parse(page.bytes(), o, page.format, true).ok())
+        .collect()
 }
 
 /// The local bytes of `rec` followed by its compressed BLOB chain (a

@@ -11,8 +11,8 @@ use innodb_space::dictionary::dd::{private_value, DdColumn, DdIndex, DdTable};
 
 /// `dd::Column::enum_hidden_type`: visible, and hidden by the user
 /// (`INVISIBLE`), which `CREATE TABLE` declares.
-const HT_VISIBLE: u64 = 1;
-const HT_HIDDEN_USER: u64 = 4;
+pub(crate) const HT_VISIBLE: u64 = 1;
+pub(crate) const HT_HIDDEN_USER: u64 = 4;
 
 /// True for a dictionary column type that takes a character set:
 /// VARCHAR, CHAR, the BLOB/TEXT types, ENUM and SET

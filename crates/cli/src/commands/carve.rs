@@ -53,6 +53,7 @@ pub fn run(
             dropped_in_temp(inputs, files, &mut report)?;
         }
     }
+    super::carve_mysql::dropped(inputs, files, &mut report)?;
     out.report(inputs.format, &report, carve_text::report);
     Ok(0)
 }
@@ -89,7 +90,7 @@ fn scan_all(
 
 /// `space-<id>.ibd`; `space-<id>-<size>.ibd` for a page size other than 16k
 /// (two tablespaces of one id with different page sizes stay apart).
-fn file_name(s: &CarvedSpace) -> String {
+pub(super) fn file_name(s: &CarvedSpace) -> String {
     if s.page_size == 16384 {
         format!("space-{}.ibd", s.space_id)
     } else {
@@ -125,7 +126,7 @@ fn check_out_dir(dir: &Path, files: &[PathBuf]) -> Result<(), CliError> {
 /// Writes `s` to `path` (which must not exist): each page's newest copy,
 /// read again from its input and checked again, at its page number; pages
 /// not found (or not `kept`) are holes. The file is as long as the space's size.
-fn write_space(
+pub(super) fn write_space(
     files: &[PathBuf],
     s: &mut CarvedSpace,
     path: &Path,

@@ -4,6 +4,7 @@
 
 pub mod browse;
 pub mod carve;
+pub mod carve_mysql;
 pub mod checksum;
 pub mod columns;
 pub mod count;

@@ -9,11 +9,15 @@ use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
 use crate::output::Output;
 use crate::CliError;
-use innodb_analysis::reports::dropped_tables::dropped_table_of_index;
+use innodb_analysis::dictionary::{sdi_remnants, MYSQL_DICTIONARY_SPACE_ID};
+use innodb_analysis::reports::dropped_tables::{
+    dropped_mysql_table_of_index, dropped_table_of_index,
+};
 use innodb_analysis::rows::ddl::schema_from_ddl;
 use innodb_analysis::rows::index_scan::{scan, IndexScan};
 use innodb_analysis::rows::records::Schema;
 use innodb_render::{json, text};
+use innodb_space::datadir::FileKind;
 use innodb_space::dictionary::Dictionary;
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -99,6 +103,18 @@ fn scan_schema(
     {
         return Ok(schema);
     }
+    if let Some(schema) = mysql_dropped(inputs, space, index_id, out)? {
+        return Ok(schema);
+    }
+    if space.format().flags.sdi {
+        if let Some(schema) = own_sdi_dropped(space, index_id, out) {
+            return Ok(schema);
+        }
+        return Err(CliError::file(
+            space.path(),
+            format!("index {index_id} is in no dictionary given, live or dropped (nor in this file's deleted SDI records): a MySQL 8.0+ file, whose dropped tables mysql.ibd remembers: give it with --system mysql.ibd (or --datadir), or the table's CREATE TABLE with --ddl"),
+        ));
+    }
     let dropped = dropped_table_of_index(space, index_id).ok_or_else(|| {
         CliError::file(
             space.path(),
@@ -131,6 +147,80 @@ fn scan_schema(
             ),
         )
     })
+}
+
+/// MySQL 8.0+: the schema of the dropped table index `index_id` was of,
+/// from the deleted records of `mysql.ibd` (`--system mysql.ibd`, or the
+/// `--datadir`'s); `None` when there is no `mysql.ibd` or none of its
+/// dropped tables had that index.
+fn mysql_dropped(
+    inputs: &Inputs,
+    space: &Tablespace,
+    index_id: u64,
+    out: &mut Output,
+) -> Result<Option<Schema>, CliError> {
+    let Some(path) = mysql_ibd_path(inputs) else {
+        return Ok(None);
+    };
+    let dd = inputs.open(&path)?;
+    if dd.space_id() != MYSQL_DICTIONARY_SPACE_ID {
+        return Ok(None);
+    }
+    let Some(table) =
+        dropped_mysql_table_of_index(&dd, index_id).map_err(|e| CliError::file(&path, e))?
+    else {
+        return Ok(None);
+    };
+    out.say(&format!(
+        "note: {}: index {index_id} is of the dropped table {} (table id {}), typed by its deleted records in {}",
+        space.path().display(),
+        table.name,
+        table.id,
+        path.display()
+    ));
+    Schema::from_dict_table(&table).map(Some).ok_or_else(|| {
+        CliError::file(
+            &path,
+            format!(
+                "the deleted records of dropped table {} give no columns, or a column of no known type: give its CREATE TABLE with --ddl",
+                table.name
+            ),
+        )
+    })
+}
+
+/// MySQL 8.0+: the schema of the dropped table index `index_id` was of,
+/// from the deleted SDI records of `space` itself (a table dropped from
+/// the system or a general tablespace).
+fn own_sdi_dropped(space: &Tablespace, index_id: u64, out: &mut Output) -> Option<Schema> {
+    let m = sdi_remnants::read(space).ok()?;
+    let table = Dictionary::from_mysql(m.tables, Vec::new())
+        .tables
+        .into_iter()
+        .find(|t| t.indexes.iter().any(|i| i.id == index_id))?;
+    let schema = Schema::from_dict_table(&table)?;
+    out.say(&format!(
+        "note: {}: index {index_id} is of the dropped table {} (table id {}), typed by its deleted SDI record in this file",
+        space.path().display(),
+        table.name,
+        table.id
+    ));
+    Some(schema)
+}
+
+/// `mysql.ibd`: `--system` when that is what it names, else the
+/// `--datadir`'s.
+fn mysql_ibd_path(inputs: &Inputs) -> Option<std::path::PathBuf> {
+    if let Some(s) = &inputs.system {
+        return Some(s.clone());
+    }
+    inputs
+        .datadir
+        .as_ref()?
+        .files
+        .iter()
+        .find(|f| f.kind == FileKind::MysqlDictionary)
+        .map(|f| f.path.clone())
 }
 
 /// The rows as text, JSON or CSV, at most `limit`, with the scan's counts.
