@@ -16,7 +16,8 @@
 //! one record (an older version left in a garbage list when the record was
 //! rewritten), the delete-marked one wins, then the one with the most
 //! values that are not NULL (the dictionary fills `se_private_data` and
-//! `se_private_id` in after it inserts a record).
+//! `se_private_id` in after it inserts a record); a table none of whose
+//! copies has an InnoDB table id names no InnoDB table and is left out.
 
 use super::{assembly, dictionary, read_tables, Read, Rows};
 use crate::rows::records::{Row, RowState};
@@ -116,7 +117,19 @@ pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
             }),
             _ => r.select(|row| row.deleted),
         };
-        gone.insert(name, newest_per_key(rows, key));
+        let mut rows = newest_per_key(rows, key);
+        if name == "tables" {
+            // Not even its most complete copy has an InnoDB table id: a
+            // row the server wrote anew before filling it in, which names
+            // no InnoDB table and no pages.
+            let se_private_id = rows.at("se_private_id");
+            rows.rows.retain(|row| {
+                se_private_id
+                    .and_then(|i| row.values.get(i))
+                    .is_some_and(|v| !matches!(v, Value::Null))
+            });
+        }
+        gone.insert(name, rows);
     }
     let tables = assembly(&gone)?.tables();
     Ok(MysqlRemnants {
