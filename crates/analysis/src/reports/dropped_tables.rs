@@ -11,8 +11,8 @@ use crate::dictionary::mysql_ibd::remnants::MysqlRemnants;
 use crate::rows::definition_dd::{from_dd, HT_HIDDEN_USER, HT_VISIBLE};
 use crate::rows::definition_sys::from_sys_tables;
 use crate::rows::table_definition::TableDefinition;
-use innodb_space::dictionary::remnants::{self, Remnants};
-use innodb_space::dictionary::{DictColumn, DictTable, Dictionary};
+use innodb_space::dictionary::remnants::{self, IndexPageCount, Remnants};
+use innodb_space::dictionary::{DictColumn, DictIndex, DictTable, Dictionary};
 use innodb_space::finding::Finding;
 use innodb_space::Tablespace;
 use serde::Serialize;
@@ -213,6 +213,21 @@ impl DroppedTables {
     }
 }
 
+/// The entry of index `i` of a dropped table, with `n_fields` fields and
+/// the pages `counted` of it in the file.
+fn dropped_index(i: &DictIndex, n_fields: u32, counted: IndexPageCount) -> DroppedIndex {
+    DroppedIndex {
+        index_id: i.id,
+        name: i.name.clone(),
+        n_fields,
+        index_type: i.index_type,
+        root_page: i.root_page,
+        fields: i.fields.clone(),
+        pages: counted.pages,
+        leaf_pages: counted.leaf_pages,
+    }
+}
+
 /// A dropped table of MySQL 8.0+ (a [`Dictionary::from_mysql`] table),
 /// its pages counted in `pages` when its tablespace was read.
 fn mysql_table(t: &DictTable, pages: Option<&Remnants>) -> DroppedTable {
@@ -233,17 +248,8 @@ fn mysql_table(t: &DictTable, pages: Option<&Remnants>) -> DroppedTable {
             .indexes
             .iter()
             .map(|i| {
-                let c = pages.map(|r| r.pages_of(i.id)).unwrap_or_default();
-                DroppedIndex {
-                    index_id: i.id,
-                    name: i.name.clone(),
-                    n_fields: i.n_fields,
-                    index_type: i.index_type,
-                    root_page: i.root_page,
-                    fields: i.fields.clone(),
-                    pages: c.pages,
-                    leaf_pages: c.leaf_pages,
-                }
+                let counted = pages.map(|r| r.pages_of(i.id)).unwrap_or_default();
+                dropped_index(i, i.n_fields, counted)
             })
             .collect(),
         // A table whose columns' records are gone has no definition.
@@ -274,21 +280,12 @@ fn table(t: &DictTable, r: &Remnants) -> DroppedTable {
             .indexes
             .iter()
             .map(|i| {
-                let c = r.pages_of(i.id);
-                DroppedIndex {
-                    index_id: i.id,
-                    name: i.name.clone(),
-                    n_fields: if i.fields.is_empty() {
-                        i.n_fields
-                    } else {
-                        u32::try_from(i.fields.len()).unwrap_or(u32::MAX)
-                    },
-                    index_type: i.index_type,
-                    root_page: i.root_page,
-                    fields: i.fields.clone(),
-                    pages: c.pages,
-                    leaf_pages: c.leaf_pages,
-                }
+                let n_fields = if i.fields.is_empty() {
+                    i.n_fields
+                } else {
+                    u32::try_from(i.fields.len()).unwrap_or(u32::MAX)
+                };
+                dropped_index(i, n_fields, r.pages_of(i.id))
             })
             .collect(),
         definition: (!t.columns.is_empty() && !t.name.is_empty()).then(|| from_sys_tables(t)),
