@@ -98,7 +98,8 @@ pub struct RecordList {
 impl RecordList {
     /// The origins of these records and of the garbage list's `free`, in
     /// offset order, into `out` (cleared first): the page's heap as the
-    /// overlap check and the node pointers' child search read it.
+    /// node pointers' child search reads it (the overlap check walks the
+    /// same order in a bitset).
     pub fn heap_order(&self, free: &[usize], out: &mut Vec<usize>) {
         out.clear();
         out.extend(
