@@ -44,15 +44,12 @@ pub fn run(
                 let path = d.join(file_name(s));
                 write_space(files, s, &path, &|_| true)?;
                 name_tables(inputs, s, &path);
-                dropped_tables(inputs, s, &path);
                 s.file = Some(path.display().to_string());
             }
         }
-        None => {
-            name_in_temp(inputs, files, &mut report)?;
-            dropped_in_temp(inputs, files, &mut report)?;
-        }
+        None => name_in_temp(inputs, files, &mut report)?,
     }
+    dropped_sys_tables(inputs, files, &mut report)?;
     super::carve_mysql::dropped(inputs, files, &mut report)?;
     out.report(inputs.format, &report, carve_text::report);
     Ok(0)
@@ -90,7 +87,7 @@ fn scan_all(
 
 /// `space-<id>.ibd`; `space-<id>-<size>.ibd` for a page size other than 16k
 /// (two tablespaces of one id with different page sizes stay apart).
-pub(super) fn file_name(s: &CarvedSpace) -> String {
+fn file_name(s: &CarvedSpace) -> String {
     if s.page_size == 16384 {
         format!("space-{}.ibd", s.space_id)
     } else {
@@ -126,7 +123,7 @@ fn check_out_dir(dir: &Path, files: &[PathBuf]) -> Result<(), CliError> {
 /// Writes `s` to `path` (which must not exist): each page's newest copy,
 /// read again from its input and checked again, at its page number; pages
 /// not found (or not `kept`) are holes. The file is as long as the space's size.
-pub(super) fn write_space(
+fn write_space(
     files: &[PathBuf],
     s: &mut CarvedSpace,
     path: &Path,
@@ -195,23 +192,12 @@ fn name_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
     }
 }
 
-/// Of a system tablespace rebuilt at `path`: the dropped tables its
-/// `SYS_*` records remember.
-fn dropped_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
-    if !s.has_sys_tables() {
-        return;
-    }
-    match Tablespace::open(path, inputs.options.clone()) {
-        Ok(space) => s.dropped_tables = Some(DroppedTables::build(&space)),
-        Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
-    }
-}
-
-/// Without `--out`: the dropped tables of each system tablespace found,
-/// read from the input when it is that tablespace (`carve ibdata1`), else
+/// The dropped tables each system tablespace found remembers in its
+/// `SYS_*` records, read from the file `--out` wrote, else from the input
+/// when it is that tablespace and the only input (`carve ibdata1`), else
 /// from the space rebuilt in a temporary directory (every page found; the
 /// rest holes).
-fn dropped_in_temp(
+fn dropped_sys_tables(
     inputs: &Inputs,
     files: &[PathBuf],
     report: &mut CarveReport,
@@ -219,33 +205,52 @@ fn dropped_in_temp(
     if !report.spaces.iter().any(CarvedSpace::has_sys_tables) {
         return Ok(());
     }
-    // The input is itself a system tablespace (`carve ibdata1`): read it
-    // in place rather than copy it.
-    if let [only] = files {
-        if let Ok(space) = Tablespace::open(only, inputs.options.clone()) {
-            let size = space.format().physical_page_size();
-            // Only when it is the file as the server left it: its size is
-            // its FSP_SIZE (an image holding more is rebuilt below).
-            if let Some(s) = report.spaces.iter_mut().find(|s| {
-                s.has_sys_tables()
-                    && space.space_id() == 0
-                    && s.page_size as usize == size
-                    && s.size_pages == Some(space.page_count())
-            }) {
-                s.dropped_tables = Some(DroppedTables::build(&space));
-                return Ok(());
-            }
-        }
-    }
+    // An image holding more than the tablespace is rebuilt, as is a
+    // system tablespace given beside other inputs.
+    let whole = if files.len() == 1 { files } else { &[] };
     let tmp = tempfile::tempdir()
         .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
     for s in report.spaces.iter_mut().filter(|s| s.has_sys_tables()) {
-        let path = tmp.path().join(file_name(s));
-        write_space(files, s, &path, &|_| true)?;
-        dropped_tables(inputs, s, &path);
-        let _ = std::fs::remove_file(&path);
+        let path = space_path(inputs, files, whole, s, tmp.path())?;
+        match Tablespace::open(&path, inputs.options.clone()) {
+            Ok(space) => s.dropped_tables = Some(DroppedTables::build(&space)),
+            Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
+        }
     }
     Ok(())
+}
+
+/// Where the carved space `s` is read as a tablespace: the file `--out`
+/// wrote, else one of `whole` that is that tablespace as the server left
+/// it (its space id, page size and `FSP_SIZE`), else the space rebuilt
+/// from `files` in `tmp` (once: a later call finds it there).
+pub(super) fn space_path(
+    inputs: &Inputs,
+    files: &[PathBuf],
+    whole: &[PathBuf],
+    s: &mut CarvedSpace,
+    tmp: &Path,
+) -> Result<PathBuf, CliError> {
+    if let Some(f) = &s.file {
+        return Ok(PathBuf::from(f));
+    }
+    if let Some(f) = whole.iter().find(|f| is_the_space(inputs, f, s)) {
+        return Ok(f.clone());
+    }
+    let path = tmp.join(file_name(s));
+    if !path.exists() {
+        write_space(files, s, &path, &|_| true)?;
+    }
+    Ok(path)
+}
+
+/// True when the input `f` is the tablespace `s` as a whole.
+fn is_the_space(inputs: &Inputs, f: &Path, s: &CarvedSpace) -> bool {
+    Tablespace::open(f, inputs.options.clone()).is_ok_and(|space| {
+        space.space_id() == s.space_id
+            && space.format().physical_page_size() == s.page_size as usize
+            && s.size_pages == Some(space.page_count())
+    })
 }
 
 /// Without `--out`: of each space with SDI pages, what its SDI is read

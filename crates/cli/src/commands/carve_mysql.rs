@@ -6,7 +6,7 @@
 //! MySQL 8.0+ system tablespace's dropped tables come from the deleted
 //! records of its own SDI.
 
-use super::carve::{file_name, write_space};
+use super::carve::space_path;
 use crate::inputs::Inputs;
 use crate::CliError;
 use innodb_analysis::dictionary::mysql_ibd::remnants::{self as dd_remnants, MysqlRemnants};
@@ -120,36 +120,15 @@ fn count_pages(
     pages
 }
 
-/// The carved space `s` as a tablespace: the file `--out` wrote, else an
-/// input that is that tablespace as the server left it (its space id, page
-/// size and `FSP_SIZE`), else the space rebuilt in `tmp`.
+/// The carved space `s` as a tablespace ([`space_path`]: the file `--out`
+/// wrote, else an input that is that tablespace, else the space rebuilt in
+/// `tmp`).
 fn open(
     inputs: &Inputs,
     files: &[PathBuf],
     s: &mut CarvedSpace,
     tmp: &Path,
 ) -> Result<Tablespace, String> {
-    let path = match &s.file {
-        Some(f) => PathBuf::from(f),
-        None => match files.iter().find(|f| is_the_space(inputs, f, s)) {
-            Some(f) => f.clone(),
-            None => {
-                let path = tmp.join(file_name(s));
-                if !path.exists() {
-                    write_space(files, s, &path, &|_| true).map_err(|e| e.to_string())?;
-                }
-                path
-            }
-        },
-    };
+    let path = space_path(inputs, files, files, s, tmp).map_err(|e| e.to_string())?;
     Tablespace::open(&path, inputs.options.clone()).map_err(|e| e.to_string())
-}
-
-/// True when the input `f` is the tablespace `s` as a whole.
-fn is_the_space(inputs: &Inputs, f: &Path, s: &CarvedSpace) -> bool {
-    Tablespace::open(f, inputs.options.clone()).is_ok_and(|space| {
-        space.space_id() == s.space_id
-            && space.format().physical_page_size() == s.page_size as usize
-            && s.size_pages == Some(space.page_count())
-    })
 }
