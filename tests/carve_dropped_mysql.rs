@@ -51,6 +51,22 @@ fn args(list: &[&OsStr]) -> Vec<OsString> {
     list.iter().map(|a| a.to_os_string()).collect()
 }
 
+/// `records --format json FILE --scan --index-id ID MORE…`: exit code,
+/// standard output, standard error.
+fn scan(file: &Path, id: &str, more: &[&OsStr]) -> (i32, String, String) {
+    let mut a = args(&[
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        file.as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        id.as_ref(),
+    ]);
+    a.extend(args(more));
+    inspect(&a)
+}
+
 /// The `row` objects of `records --format json` output.
 fn json_rows(stdout: &str) -> Vec<Value> {
     stdout
@@ -234,21 +250,9 @@ fn mysql_dropped_rows_come_back_by_records_scan_exactly() {
     std::fs::write(&ddl, truth["create_table"].as_str().unwrap()).unwrap();
     for copy in COPIES {
         let (ibdata, dd) = unpack_copy(dir.path(), copy);
-        let scan = |id: &str, more: &[&OsStr]| {
-            let mut a = args(&[
-                "--format".as_ref(),
-                "json".as_ref(),
-                "records".as_ref(),
-                ibdata.as_os_str(),
-                "--scan".as_ref(),
-                "--index-id".as_ref(),
-                id.as_ref(),
-            ]);
-            a.extend(args(more));
-            inspect(&a)
-        };
         // Typed by the dropped table's deleted records in mysql.ibd.
-        let (code, stdout, stderr) = scan(&primary, &["--system".as_ref(), dd.as_os_str()]);
+        let (code, stdout, stderr) =
+            scan(&ibdata, &primary, &["--system".as_ref(), dd.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert!(
             stderr.contains(&format!(
@@ -260,15 +264,20 @@ fn mysql_dropped_rows_come_back_by_records_scan_exactly() {
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // The same through --datadir (the directory holding mysql.ibd).
         let datadir = dd.parent().unwrap();
-        let (code, stdout, stderr) = scan(&primary, &["--datadir".as_ref(), datadir.as_os_str()]);
+        let (code, stdout, stderr) = scan(
+            &ibdata,
+            &primary,
+            &["--datadir".as_ref(), datadir.as_os_str()],
+        );
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // Typed by the server's SHOW CREATE TABLE instead.
-        let (code, stdout, stderr) = scan(&primary, &["--ddl".as_ref(), ddl.as_os_str()]);
+        let (code, stdout, stderr) = scan(&ibdata, &primary, &["--ddl".as_ref(), ddl.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // The secondary index: a row per row of the table.
-        let (code, stdout, stderr) = scan(&secondary, &["--system".as_ref(), dd.as_os_str()]);
+        let (code, stdout, stderr) =
+            scan(&ibdata, &secondary, &["--system".as_ref(), dd.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_eq!(
             json_rows(&stdout).len() as u64,
@@ -304,17 +313,7 @@ fn mysql_dropped_table_s_create_table_from_carve_reads_its_rows() {
     let ddl = dir.path().join("carved.sql");
     std::fs::write(&ddl, &sql).unwrap();
     let id = truth["indexes"][0]["index_id"].to_string();
-    let (code, stdout, stderr) = inspect(&args(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        ibdata.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-        "--ddl".as_ref(),
-        ddl.as_os_str(),
-    ]));
+    let (code, stdout, stderr) = scan(&ibdata, &id, &["--ddl".as_ref(), ddl.as_os_str()]);
     assert_eq!(code, 0, "{stderr}");
     assert_rows_are_the_servers(&json_rows(&stdout), &truth, "carved CREATE TABLE");
 }
@@ -370,15 +369,7 @@ fn carve_of_a_mysql_ibdata1_alone_lists_the_dropped_table_from_its_sdi() {
         }
         // records --scan of its index, typed by that SDI record alone.
         let id = truth["indexes"][0]["index_id"].to_string();
-        let (code, stdout, stderr) = inspect(&args(&[
-            "--format".as_ref(),
-            "json".as_ref(),
-            "records".as_ref(),
-            ibdata.as_os_str(),
-            "--scan".as_ref(),
-            "--index-id".as_ref(),
-            id.as_ref(),
-        ]));
+        let (code, stdout, stderr) = scan(&ibdata, &id, &[]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         if copy == "files" {
             assert!(stderr.contains("deleted SDI record"), "{copy}: {stderr}");
@@ -460,17 +451,12 @@ fn mysql_dropped_table_comes_back_from_an_image_holding_both_files() {
         );
     }
     let id = truth["indexes"][0]["index_id"].to_string();
-    let (code, stdout, stderr) = inspect(&args(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        out.join("space-0.ibd").as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-        "--system".as_ref(),
-        out.join("space-4294967294.ibd").as_os_str(),
-    ]));
+    let dd = out.join("space-4294967294.ibd");
+    let (code, stdout, stderr) = scan(
+        &out.join("space-0.ibd"),
+        &id,
+        &["--system".as_ref(), dd.as_os_str()],
+    );
     assert_eq!(code, 0, "{stderr}");
     assert_rows_are_the_servers(&json_rows(&stdout), &truth, "rebuilt from the image");
 }
