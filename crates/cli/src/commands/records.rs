@@ -8,7 +8,9 @@ use crate::inputs::Inputs;
 use crate::output::{Kind, Output};
 use crate::CliError;
 use innodb_analysis::rows::ddl::with_old_temporal;
-use innodb_analysis::rows::records::{IndexField, NoRecords, RecordsReport, Row, RowSink, Schema};
+use innodb_analysis::rows::records::{
+    IndexField, LayoutFit, NoRecords, RecordsReport, Row, RowSink, Schema,
+};
 use innodb_render::{json, text};
 use innodb_space::Tablespace;
 use std::path::Path;
@@ -225,15 +227,26 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
         records_trx::tail(&mut sink.buf, inputs.format, u, c, view);
     }
     sink.flush();
-    if !r.layout.fits() {
+    Ok(misfit_exit(out, &space, &r.index, &r.layout))
+}
+
+/// The exit code of a dump of the records of index `index` read with a
+/// schema that fits them as `layout` says: 1, with a warning, when it
+/// does not fit them, else 0.
+pub(super) fn misfit_exit(
+    out: &mut Output,
+    space: &Tablespace,
+    index: &dyn std::fmt::Display,
+    layout: &LayoutFit,
+) -> u8 {
+    if !layout.fits() {
         out.say(&format!(
-            "warning: {}: the schema does not fit the records of index {} ({} of {} neighbouring records meet, {} unreadable): the values shown are not to be trusted",
+            "warning: {}: the schema does not fit the records of index {index} ({} of {} neighbouring records meet, {} unreadable): the values shown are not to be trusted",
             space.path().display(),
-            r.index,
-            r.layout.fitting_pairs,
-            r.layout.pairs,
-            r.layout.unreadable
+            layout.fitting_pairs,
+            layout.pairs,
+            layout.unreadable
         ));
     }
-    Ok(u8::from(!r.layout.fits()))
+    u8::from(!layout.fits())
 }

@@ -3,7 +3,7 @@
 //! [`innodb_analysis::rows::index_scan`]), typed by `--ddl`, the
 //! dictionary, or the dropped table the `SYS_*` records still describe.
 
-use super::records::{no_index, Args, Streamed};
+use super::records::{misfit_exit, no_index, Args, Streamed};
 use crate::args::Format;
 use crate::commands::columns::{schema_of, Which};
 use crate::inputs::Inputs;
@@ -249,15 +249,5 @@ fn write(
     if format != Format::Text {
         out.say(&format!("note: {}: {note}", space.path().display()));
     }
-    if !r.layout.fits() {
-        out.say(&format!(
-            "warning: {}: the schema does not fit the records of index {} ({} of {} neighbouring records meet, {} unreadable): the values shown are not to be trusted",
-            space.path().display(),
-            r.index_id,
-            r.layout.fitting_pairs,
-            r.layout.pairs,
-            r.layout.unreadable
-        ));
-    }
-    Ok(u8::from(!r.layout.fits()))
+    Ok(misfit_exit(out, space, &r.index_id, &r.layout))
 }
