@@ -24,16 +24,7 @@ fn dropped_truth() -> Value {
 fn carve_lists_the_dropped_tables_indexes_and_pages() {
     let truth = dropped_truth();
     let dir = tempfile::tempdir().unwrap();
-    let (ibdata, _) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
-    let (r, o) = run_json(["carve".as_ref(), ibdata.as_os_str()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let space = r["spaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["space_id"] == 0)
-        .unwrap();
-    let d = &space["dropped_tables"];
+    let (d, _) = dropped_of(dir.path(), &format!("{SET}/files/ibdata1.gz"));
     assert_eq!(d["live_dictionary"], true, "{d}");
     // MariaDB erased the purged SYS_* records: each one read is counted so.
     assert!(d["garbage_records"].as_u64().unwrap() > 0, "{d}");
