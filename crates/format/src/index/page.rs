@@ -93,6 +93,9 @@ pub struct RecordList {
     pub records: Vec<RecordHeader>,
     /// True when the walk went from infimum to supremum without a problem.
     pub complete: bool,
+    /// The origins of `records`, marked over page offsets (kept between
+    /// walks, so that a scan of many pages does not clear 8 KiB per page).
+    origins: Bits,
 }
 
 impl RecordList {
@@ -112,22 +115,52 @@ impl RecordList {
     }
 }
 
-/// Bitset over page offsets, on the stack: 64 KiB pages need 1024 words.
-struct Seen([u64; 1024]);
+/// Bitset on the stack of `W` 64-bit words: heap numbers (13 bits) need
+/// 128, page offsets of a 64 KiB page 1024.
+struct Seen<const W: usize>([u64; W]);
 
-impl Seen {
+/// Words for a bitset over heap numbers (`PAGE_N_HEAP` holds 13 bits).
+const HEAP_WORDS: usize = 128;
+/// Words for a bitset over the offsets of a 64 KiB page.
+const PAGE_WORDS: usize = 1024;
+
+impl<const W: usize> Seen<W> {
     fn new() -> Self {
-        Seen([0; 1024])
+        Seen([0; W])
     }
-    /// Marks `at`; false if it was marked before (or is beyond 64 KiB).
+    /// Marks `at`; false if it was marked before (or is beyond the set).
     fn insert(&mut self, at: usize) -> bool {
-        let Some(w) = self.0.get_mut(at / 64) else {
-            return false;
-        };
-        let bit = 1u64 << (at % 64);
-        let fresh = *w & bit == 0;
-        *w |= bit;
-        fresh
+        insert_bit(&mut self.0, at)
+    }
+}
+
+/// Marks bit `at` of `words`; false if it was marked before or is beyond them.
+fn insert_bit(words: &mut [u64], at: usize) -> bool {
+    let Some(w) = words.get_mut(at / 64) else {
+        return false;
+    };
+    let bit = 1u64 << (at % 64);
+    let fresh = *w & bit == 0;
+    *w |= bit;
+    fresh
+}
+
+/// Bitset over page offsets on the heap, cleared only as far as a page
+/// needs: reused from walk to walk.
+#[derive(Debug, Clone, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Empties the set and makes room for offsets below `end`.
+    fn reset(&mut self, end: usize) {
+        let words = end.div_ceil(64).min(PAGE_WORDS);
+        self.0.clear();
+        self.0.resize(words, 0);
+    }
+
+    /// Marks `at`; false if it was marked before (or is beyond the set).
+    fn insert(&mut self, at: usize) -> bool {
+        insert_bit(&mut self.0, at)
     }
 
     /// True when `at` is marked.
@@ -136,21 +169,69 @@ impl Seen {
             .get(at / 64)
             .is_some_and(|w| w & (1u64 << (at % 64)) != 0)
     }
+}
 
-    /// The marked places below `end`, in increasing order.
-    fn iter_below(&self, end: usize) -> impl Iterator<Item = usize> + '_ {
-        let words = self.0.get(..end.div_ceil(64)).unwrap_or(&self.0);
-        words.iter().enumerate().flat_map(|(i, &w)| {
-            let mut rest = w;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    i * 64 + bit
-                })
-            })
-        })
+/// Origins sorted: on the stack when there are few, as on most garbage
+/// lists.
+struct SortedOrigins {
+    /// Up to 64, in the first `n` places.
+    few: [usize; 64],
+    /// How many of `few` are used.
+    n: usize,
+    /// More than 64, sorted; empty otherwise.
+    many: Vec<usize>,
+}
+
+impl SortedOrigins {
+    fn of(origins: &[usize]) -> Self {
+        let mut sorted = SortedOrigins {
+            few: [0; 64],
+            n: 0,
+            many: Vec::new(),
+        };
+        if origins.len() <= sorted.few.len() {
+            sorted
+                .few
+                .iter_mut()
+                .zip(origins)
+                .for_each(|(d, &o)| *d = o);
+            sorted.n = origins.len();
+            sorted
+                .few
+                .get_mut(..sorted.n)
+                .unwrap_or_default()
+                .sort_unstable();
+        } else {
+            sorted.many = origins.to_vec();
+            sorted.many.sort_unstable();
+        }
+        sorted
     }
+
+    fn as_slice(&self) -> &[usize] {
+        if self.many.is_empty() {
+            self.few.get(..self.n).unwrap_or_default()
+        } else {
+            &self.many
+        }
+    }
+}
+
+/// True the first time a garbage-list walk reaches `at`: a short list is
+/// searched, a long one gets a bitset.
+fn first_visit(walked: &[usize], seen: &mut Option<Box<Seen<PAGE_WORDS>>>, at: usize) -> bool {
+    const SHORT: usize = 32;
+    if walked.len() < SHORT {
+        return !walked.contains(&at);
+    }
+    let set = seen.get_or_insert_with(|| {
+        let mut set = Box::new(Seen::new());
+        walked.iter().for_each(|&o| {
+            set.insert(o);
+        });
+        set
+    });
+    set.insert(at)
 }
 
 impl<'a> IndexPage<'a> {
@@ -183,7 +264,13 @@ impl<'a> IndexPage<'a> {
         PageSpace::of_header(&self.header, self.page.len())
     }
 
+    #[inline]
     fn record(&self, origin: usize) -> Result<RecordHeader, String> {
+        if self.format == RecordFormat::Compact {
+            if let Some(h) = RecordHeader::compact(self.page, origin) {
+                return Ok(h);
+            }
+        }
         RecordHeader::parse(self.page, origin, self.format, self.is_leaf())
             .map_err(|e| e.to_string())
     }
@@ -200,7 +287,7 @@ impl<'a> IndexPage<'a> {
     pub fn walk(&self, out: &mut RecordList, problems: &mut Vec<PageProblem>) {
         out.records.clear();
         out.complete = false;
-        let mut seen = Seen::new();
+        out.origins.reset(usize::from(self.header.heap_top));
         let infimum = self.format.infimum();
         let supremum = self.format.supremum();
         let mut at = match self.record(infimum) {
@@ -241,7 +328,7 @@ impl<'a> IndexPage<'a> {
                 });
                 return;
             }
-            if !seen.insert(origin) {
+            if out.origins.contains(origin) {
                 problems.push(PageProblem {
                     offset: from,
                     field: "REC_NEXT",
@@ -273,6 +360,8 @@ impl<'a> IndexPage<'a> {
                     return;
                 }
             };
+            // `in_heap`: below PAGE_HEAP_TOP, inside the set.
+            out.origins.insert(origin);
             out.records.push(h);
             from = origin;
             at = h.next;
@@ -282,7 +371,7 @@ impl<'a> IndexPage<'a> {
     /// Walks the garbage list from `PAGE_FREE`: origins of deleted records.
     pub fn free_list(&self, out: &mut Vec<usize>, problems: &mut Vec<PageProblem>) {
         out.clear();
-        let mut seen = Seen::new();
+        let mut seen: Option<Box<Seen<PAGE_WORDS>>> = None;
         let mut at = usize::from(self.header.free);
         let limit = usize::from(self.header.n_heap());
         let mut from = None;
@@ -301,7 +390,7 @@ impl<'a> IndexPage<'a> {
                 });
                 return;
             }
-            if !seen.insert(at) || out.len() >= limit {
+            if !first_visit(out, &mut seen, at) || out.len() >= limit {
                 problems.push(PageProblem {
                     offset,
                     field,
@@ -332,14 +421,18 @@ impl<'a> IndexPage<'a> {
 
     /// The page directory's slots, first (infimum) to last (supremum).
     pub fn directory(&self) -> Vec<usize> {
+        self.slots().collect()
+    }
+
+    /// The page directory's slots as they are read, first to last; the
+    /// slots that do not fit on the page are left out.
+    fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         let n = usize::from(self.header.n_dir_slots);
         let len = self.page.len();
-        (0..n)
-            .map_while(|i| {
-                let at = len.checked_sub(PAGE_DIR + PAGE_DIR_SLOT_SIZE * (i + 1))?;
-                u16_at(self.page, at, "PAGE_DIR_SLOT").ok().map(usize::from)
-            })
-            .collect()
+        (0..n).map_while(move |i| {
+            let at = len.checked_sub(PAGE_DIR + PAGE_DIR_SLOT_SIZE * (i + 1))?;
+            u16_at(self.page, at, "PAGE_DIR_SLOT").ok().map(usize::from)
+        })
     }
 
     /// The consistency checks of `page_validate`, given the walked list and
@@ -361,7 +454,7 @@ impl<'a> IndexPage<'a> {
         // Heap numbers: distinct, below PAGE_N_HEAP; the list and the garbage
         // list together hold every heap record.
         let n_heap = usize::from(h.n_heap());
-        let mut heap_seen = Seen::new();
+        let mut heap_seen = Seen::<HEAP_WORDS>::new();
         for r in &list.records {
             let hn = usize::from(r.heap_no);
             if hn < 2 || hn >= n_heap || !heap_seen.insert(hn) {
@@ -412,51 +505,58 @@ impl<'a> IndexPage<'a> {
 
     /// No record may overlap another: origins in heap order (as
     /// [`RecordList::heap_order`] sorts them) leave room for headers. The
-    /// origins are marked in a bitset and read back in order, with no sort;
-    /// an origin in both lists is a pair of its own.
+    /// list's origins, marked by the walk, are read back word by word with
+    /// the sorted garbage list's merged in, with no sort of the whole; an
+    /// origin in both lists is a pair of its own.
     fn check_overlaps(&self, list: &RecordList, free: &[usize], problems: &mut Vec<PageProblem>) {
-        let (mut origins, mut twice) = (Seen::new(), Seen::new());
-        for &o in list.records.iter().map(|r| &r.origin).chain(free) {
-            if !origins.insert(o) {
-                twice.insert(o);
-            }
-        }
+        let sorted = SortedOrigins::of(free);
+        let mut garbage = sorted.as_slice().iter().copied().peekable();
+        let words = &list.origins.0;
+        let last_word = sorted.as_slice().last().map_or(0, |&o| o / 64 + 1);
         let room = self.format.extra_bytes() + 1;
-        let mut previous = None;
-        // Both lists hold origins below PAGE_HEAP_TOP only (`in_heap`).
-        for b in origins.iter_below(usize::from(self.header.heap_top)) {
-            let overlap = |a: usize| PageProblem {
-                offset: b,
-                field: "record",
-                message: format!("records at {a} and {b} overlap"),
-            };
-            if let Some(a) = previous.filter(|&a| b < a + room) {
-                problems.push(overlap(a));
+        let mut previous: Option<usize> = None;
+        for i in 0..words.len().max(last_word) {
+            let mut in_garbage = 0u64;
+            while let Some(o) = garbage.next_if(|&o| o / 64 <= i) {
+                in_garbage |= 1 << (o % 64);
             }
-            if twice.contains(b) {
-                problems.push(overlap(b));
+            let listed = words.get(i).copied().unwrap_or(0);
+            let (mut all, twice) = (listed | in_garbage, listed & in_garbage);
+            while all != 0 {
+                let bit = all.trailing_zeros();
+                all &= all - 1;
+                let b = i * 64 + bit as usize;
+                let overlap = |a: usize| PageProblem {
+                    offset: b,
+                    field: "record",
+                    message: format!("records at {a} and {b} overlap"),
+                };
+                if let Some(a) = previous.filter(|&a| b < a + room) {
+                    problems.push(overlap(a));
+                }
+                if twice & (1 << bit) != 0 {
+                    problems.push(overlap(b));
+                }
+                previous = Some(b);
             }
-            previous = Some(b);
         }
     }
 
     fn check_directory(&self, list: &RecordList, problems: &mut Vec<PageProblem>) {
-        let slots = self.directory();
+        let n_slots = self.slots().count();
         let slot_offset = |i: usize| {
             self.page
                 .len()
                 .saturating_sub(PAGE_DIR + PAGE_DIR_SLOT_SIZE * (i + 1))
         };
-        if slots.len() < 2 {
+        if n_slots < 2 {
             problems.push(PageProblem {
                 offset: PAGE_N_DIR_SLOTS,
                 field: "PAGE_N_DIR_SLOTS",
-                message: format!("{} directory slots; a page has at least 2", slots.len()),
+                message: format!("{n_slots} directory slots; a page has at least 2"),
             });
             return;
         }
-        // Chain positions: infimum 0, user records 1..=n, supremum n+1.
-        let mut chain: Vec<(usize, u8)> = Vec::with_capacity(list.records.len() + 2);
         let inf = RecordHeader::parse(
             self.page,
             self.format.infimum(),
@@ -472,22 +572,35 @@ impl<'a> IndexPage<'a> {
         let (Ok(inf), Ok(sup)) = (inf, sup) else {
             return;
         };
-        chain.push((inf.origin, inf.n_owned));
-        chain.extend(list.records.iter().map(|r| (r.origin, r.n_owned)));
-        chain.push((sup.origin, sup.n_owned));
+        // Chain positions: infimum 0, user records 1..=n, supremum n+1.
+        let chain_len = list.records.len() + 2;
+        let chain = |p: usize| match p {
+            0 => Some((inf.origin, inf.n_owned)),
+            p if p == chain_len - 1 => Some((sup.origin, sup.n_owned)),
+            p => list.records.get(p - 1).map(|r| (r.origin, r.n_owned)),
+        };
         let mut pos = 0usize; // chain position of the previous slot's owner
         let mut owned_total = 0usize;
-        for (i, &slot) in slots.iter().enumerate() {
+        for (i, slot) in self.slots().enumerate() {
             // The origins of the chain are distinct (the list walk stops at
             // a record seen before): the slot's record is looked for after
             // the previous slot's first, where it is in a sound page.
+            // Positions `from..to`: the infimum, then the records' slice,
+            // then the supremum.
             let at = |from: usize, to: usize| {
-                chain
-                    .get(from..to)
-                    .and_then(|c| c.iter().position(|&(o, _)| o == slot))
-                    .map(|j| from + j)
+                let n = list.records.len();
+                let records = list.records.get(from.max(1) - 1..to.clamp(1, n + 1) - 1);
+                if from == 0 && to > 0 && inf.origin == slot {
+                    Some(0)
+                } else if let Some(j) =
+                    records.and_then(|rs| rs.iter().position(|r| r.origin == slot))
+                {
+                    Some(from.max(1) + j)
+                } else {
+                    (to == n + 2 && from <= n + 1 && sup.origin == slot).then_some(n + 1)
+                }
             };
-            let Some(p) = at(pos, chain.len()).or_else(|| at(0, pos)) else {
+            let Some(p) = at(pos, chain_len).or_else(|| at(0, pos)) else {
                 let why = if slot >= self.page.len() {
                     format!("past the end of the {}-byte page", self.page.len())
                 } else if slot >= usize::from(self.header.heap_top) {
@@ -514,7 +627,7 @@ impl<'a> IndexPage<'a> {
                 return;
             }
             // `p` is a position found in `chain`.
-            let owned = chain.get(p).map_or(0, |&(_, n)| usize::from(n));
+            let owned = chain(p).map_or(0, |(_, n)| usize::from(n));
             if owned != expected_owned {
                 problems.push(PageProblem {
                     offset: slot,
@@ -525,20 +638,19 @@ impl<'a> IndexPage<'a> {
             owned_total += owned;
             pos = p;
         }
-        if pos != chain.len() - 1 {
+        if pos != chain_len - 1 {
             problems.push(PageProblem {
-                offset: slot_offset(slots.len() - 1),
+                offset: slot_offset(n_slots - 1),
                 field: "PAGE_DIR_SLOT",
                 message: "the last directory slot does not point at the supremum".into(),
             });
         }
-        if owned_total != chain.len() {
+        if owned_total != chain_len {
             problems.push(PageProblem {
                 offset: PAGE_N_DIR_SLOTS,
                 field: "n_owned",
                 message: format!(
-                    "n_owned adds up to {owned_total}; the list has {} records",
-                    chain.len()
+                    "n_owned adds up to {owned_total}; the list has {chain_len} records"
                 ),
             });
         }
@@ -586,8 +698,63 @@ mod tests {
     use super::*;
 
     #[test]
+    fn garbage_origins_sort_on_the_stack_and_beyond() {
+        let few: Vec<usize> = (0..64).rev().map(|i| 200 + 7 * i).collect();
+        let many: Vec<usize> = (0..65).rev().map(|i| 200 + 7 * i).collect();
+        for origins in [&few, &many] {
+            let mut expected = origins.clone();
+            expected.sort_unstable();
+            assert_eq!(SortedOrigins::of(origins).as_slice(), expected.as_slice());
+        }
+        assert!(
+            SortedOrigins::of(&few).many.is_empty(),
+            "64 stay on the stack"
+        );
+        assert_eq!(SortedOrigins::of(&many).many.len(), 65);
+        assert!(SortedOrigins::of(&[]).as_slice().is_empty());
+    }
+
+    #[test]
+    fn a_garbage_walk_finds_a_revisit_short_or_long() {
+        let walked: Vec<usize> = (0..40).map(|i| 130 + 10 * i).collect();
+        for n in [0, 1, 31, 32, 33, 40] {
+            let mut seen = None;
+            let head = &walked[..n];
+            assert!(first_visit(head, &mut seen, 9000), "{n}: new origin");
+            let mut seen = None;
+            if let Some(&back) = head.first() {
+                assert!(
+                    !first_visit(head, &mut seen, back),
+                    "{n}: first origin again"
+                );
+            }
+            if let Some(&back) = head.last() {
+                let mut seen = None;
+                assert!(
+                    !first_visit(head, &mut seen, back),
+                    "{n}: last origin again"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bits_reset_forgets_and_sizes_to_the_heap() {
+        let mut b = Bits::default();
+        b.reset(16384);
+        assert!(b.insert(16383));
+        assert!(!b.insert(16383));
+        b.reset(200);
+        assert!(!b.contains(16383), "reset forgets");
+        assert_eq!(b.0.len(), 4);
+        assert!(!b.insert(256), "beyond the set");
+        b.reset(1 << 20);
+        assert_eq!(b.0.len(), PAGE_WORDS);
+    }
+
+    #[test]
     fn seen_marks_once() {
-        let mut s = Seen::new();
+        let mut s = Seen::<PAGE_WORDS>::new();
         assert!(s.insert(99));
         assert!(!s.insert(99));
         assert!(s.insert(65535));

@@ -188,6 +188,11 @@ impl RecordHeader {
                 available: origin,
             })
         };
+        if format == RecordFormat::Compact {
+            if let Some(h) = Self::compact(page, origin) {
+                return Ok(h);
+            }
+        }
         match format {
             RecordFormat::Compact => {
                 let info = u8_at(page, at(5, "REC_NEW_INFO_BITS")?, "REC_NEW_INFO_BITS")?;
@@ -230,6 +235,28 @@ impl RecordHeader {
                 })
             }
         }
+    }
+
+    /// The header of the COMPACT record at `origin`, read in one piece;
+    /// `None` when it does not fit on the page (then [`RecordHeader::parse`]
+    /// says which field).
+    #[inline]
+    pub(crate) fn compact(page: &[u8], origin: usize) -> Option<Self> {
+        let &[info, h0, h1, n0, n1] = page.get(origin.checked_sub(5)?..origin)? else {
+            return None;
+        };
+        let hs = u16::from_be_bytes([h0, h1]);
+        let rel = u16::from_be_bytes([n0, n1]);
+        Some(RecordHeader {
+            origin,
+            info_bits: info & 0xF0,
+            n_owned: info & 0x0F,
+            heap_no: hs >> 3,
+            record_type: RecordType::from_status((hs & 7) as u8),
+            next: (rel != 0).then(|| wrap(origin + usize::from(rel), page.len())),
+            n_fields: None,
+            one_byte_offsets: None,
+        })
     }
 
     /// True when delete-marked.
