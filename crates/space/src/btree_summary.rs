@@ -23,6 +23,7 @@ use innodb_format::index::header::{IndexHeader, PAGE_HEADER, PAGE_HEADER_SIZE};
 use innodb_format::index::page::{IndexPage, PageProblem, RecordList};
 use innodb_format::index::page_zip::ZipSpace;
 use innodb_format::index::record::RecordType;
+use std::cell::OnceCell;
 
 /// What the tree analyses keep of one index page.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -145,6 +146,10 @@ pub struct TreePages {
     /// Pages whose header a node pointer's check of its child sees
     /// otherwise than their summary (or that have none): that header.
     fits: Vec<(u32, Option<(u64, u16)>)>,
+    /// Page number → place in `pages` (`u32::MAX`: none), made at the
+    /// first look-up after the pages were added: 4 bytes per page of the
+    /// file, where a binary search per look-up cost 5 % of a walk.
+    places: OnceCell<Vec<u32>>,
     scratch: Scratch,
 }
 
@@ -160,6 +165,7 @@ impl TreePages {
     /// Adds the summaries of `other`, made of pages after every page of
     /// these (a later run of the same file, summarized on another thread).
     pub fn append(&mut self, other: TreePages) {
+        self.places = OnceCell::new();
         let pointers = count(self.pointers.len());
         let candidates = count(self.candidates.len());
         self.pages.extend(other.pages.into_iter().map(|mut p| {
@@ -273,12 +279,23 @@ impl TreePages {
             self.zips.push((n, z));
         }
         self.pages.push(summary);
+        self.places = OnceCell::new();
     }
 
     /// The summary of page `n`.
     pub fn get(&self, n: u32) -> Option<&PageSummary> {
-        let i = self.pages.binary_search_by_key(&n, |s| s.page_no).ok()?;
-        self.pages.get(i)
+        let places = self.places.get_or_init(|| {
+            let len = self.pages.last().map_or(0, |s| s.page_no as usize + 1);
+            let mut places = vec![u32::MAX; len];
+            for (i, s) in self.pages.iter().enumerate() {
+                if let Some(p) = places.get_mut(s.page_no as usize) {
+                    *p = count(i);
+                }
+            }
+            places
+        });
+        let i = *places.get(n as usize)?;
+        self.pages.get(i as usize)
     }
 
     /// How ROW_FORMAT=COMPRESSED page `n` uses its bytes.

@@ -271,6 +271,13 @@ impl<'a> IndexPage<'a> {
                 return Ok(h);
             }
         }
+        self.record_in_full(origin)
+    }
+
+    /// A REDUNDANT record's header, or the error of a COMPACT one: out of
+    /// the walk's loop.
+    #[inline(never)]
+    fn record_in_full(&self, origin: usize) -> Result<RecordHeader, String> {
         RecordHeader::parse(self.page, origin, self.format, self.is_leaf())
             .map_err(|e| e.to_string())
     }
