@@ -42,21 +42,21 @@ pub struct PageSummary {
     pub next: u32,
     /// User records in the record list (node pointers above the leaves),
     /// delete-marked included, MariaDB's instant-ALTER metadata record not.
-    pub records: u32,
+    pub records: u16,
     /// Delete-marked records among `records`.
-    pub delete_marked: u32,
+    pub delete_marked: u16,
     /// Instant-ALTER metadata records (the min-rec flag on a leaf).
-    pub metadata: u32,
+    pub metadata: u16,
     /// Records in the garbage list.
-    pub garbage_records: u32,
+    pub garbage_records: u16,
     /// Bytes of records (`PAGE_HEAP_TOP` − end of supremum − `PAGE_GARBAGE`).
-    pub data_bytes: u32,
+    pub data_bytes: u16,
     /// Contiguous free bytes between the heap top and the page directory.
-    pub free_bytes: u32,
+    pub free_bytes: u16,
     /// `PAGE_GARBAGE` (page header + 8).
-    pub garbage_bytes: u32,
+    pub garbage_bytes: u16,
     /// Space for records on an empty page.
-    pub usable_bytes: u32,
+    pub usable_bytes: u16,
     /// The node pointers of a non-leaf page: a range of `TreePages::pointers`.
     pointers: (u32, u32),
 }
@@ -80,11 +80,11 @@ impl PageSummary {
             rtree: check.page_type == PageType::RTREE,
             prev: check.fil.prev,
             next: check.fil.next,
-            garbage_records: count(garbage_records),
-            data_bytes: count(space.data_bytes),
-            free_bytes: count(space.free_bytes),
-            garbage_bytes: count(space.garbage_bytes),
-            usable_bytes: count(space.usable_bytes),
+            garbage_records: small(garbage_records),
+            data_bytes: small(space.data_bytes),
+            free_bytes: small(space.free_bytes),
+            garbage_bytes: small(space.garbage_bytes),
+            usable_bytes: small(space.usable_bytes),
             ..PageSummary::default()
         };
         for r in &records.records {
@@ -92,11 +92,13 @@ impl PageSummary {
             // a leaf. (Status 4 alone marks a row written after an instant
             // ADD COLUMN: a row like any other.)
             if header.level == 0 && r.is_min_rec() {
-                summary.metadata += 1;
+                summary.metadata = summary.metadata.saturating_add(1);
                 continue;
             }
-            summary.records += 1;
-            summary.delete_marked += u32::from(r.is_deleted());
+            summary.records = summary.records.saturating_add(1);
+            summary.delete_marked = summary
+                .delete_marked
+                .saturating_add(u16::from(r.is_deleted()));
         }
         summary
     }
@@ -466,6 +468,12 @@ impl TreePages {
             }
         }
     }
+}
+
+/// A count of records or bytes of one page as `u16`: a page holds at
+/// most 8191 records (13-bit heap numbers) and 65535 bytes of records.
+fn small(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// A size or offset within a page as `u32` (pages are at most 64 KiB).
