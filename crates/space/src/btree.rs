@@ -190,11 +190,11 @@ pub fn walk_while(
             {
                 page.child_candidates(r, &heap_order, &mut candidates);
                 // The same number of null-flag/length bytes as the record before first.
-                let order: Vec<usize> = std::iter::once(last_depth)
-                    .chain((0..candidates.len()).filter(|&d| d != last_depth))
-                    .filter(|&d| d < candidates.len())
-                    .collect();
-                let child = order.into_iter().find_map(|d| {
+                let n_candidates = candidates.len();
+                let mut order = std::iter::once(last_depth)
+                    .chain((0..n_candidates).filter(|&d| d != last_depth))
+                    .filter(|&d| d < n_candidates);
+                let child = order.find_map(|d| {
                     let c = *candidates.get(d)?;
                     (c < page_count
                         && !is_marked(&out.reached, c)
