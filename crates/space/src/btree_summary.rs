@@ -203,11 +203,17 @@ impl TreePages {
 
     /// Adds page `n`, whose physical bytes a scan read (`raw`; `check`: the
     /// scan's check of them). Pages must come in increasing order; a page
-    /// that is no index page is left out.
-    pub fn add(&mut self, pages: &mut LogicalPages<'_>, check: &PageCheck, raw: &[u8]) {
+    /// that is no index page is left out. Returns the index id and level
+    /// of the summary kept, `None` when none was.
+    pub fn add(
+        &mut self,
+        pages: &mut LogicalPages<'_>,
+        check: &PageCheck,
+        raw: &[u8],
+    ) -> Option<(u64, u16)> {
         let vendor = pages.space().format().vendor;
         if !check.page_type.is_index_layout(vendor) || check.all_zero {
-            return;
+            return None;
         }
         let n = check.page_no;
         let mut buf = std::mem::take(&mut self.scratch.buf);
@@ -232,6 +238,12 @@ impl TreePages {
             self.fits.push((n, seen));
         }
         self.scratch.buf = buf;
+        kept
+    }
+
+    /// Every page summary, in page order.
+    pub fn summaries(&self) -> &[PageSummary] {
+        &self.pages
     }
 
     /// Summarizes index page `check.page_no` (logical image `image`).

@@ -258,8 +258,12 @@ struct TreeCollector<'a> {
     pages: LogicalPages<'a>,
     trees: TreePages,
     vendor: innodb_format::vendor::Vendor,
-    /// (page, index id, level) of every index page not in the doublewrite area.
-    index_pages: Vec<(u32, u64, u16)>,
+    /// The orphan check looks at every index page not in the doublewrite
+    /// area, as the scan's header of it says: for most pages what
+    /// `trees` keeps of them; here the pages where the two differ (page,
+    /// what the orphan check looks at, if anything). A second list of
+    /// every index page would cost 16 bytes a page.
+    orphan_exceptions: Vec<(u32, Option<(u64, u16)>)>,
     /// The pages this collector summarizes (another thread has the rest).
     run: std::ops::Range<u32>,
 }
@@ -271,7 +275,7 @@ impl<'a> TreeCollector<'a> {
             pages: LogicalPages::new(space),
             trees: TreePages::new(space.page_count()),
             vendor: space.format().vendor,
-            index_pages: Vec::new(),
+            orphan_exceptions: Vec::new(),
             run,
         }
     }
@@ -285,16 +289,54 @@ impl PageConsumer for TreeCollector<'_> {
         if !self.run.contains(&check.page_no) {
             return;
         }
-        self.trees.add(&mut self.pages, check, bytes);
-        if let (Some(h), true) = (
+        let kept = self.trees.add(&mut self.pages, check, bytes);
+        let judged = match (
             check.index,
             check.page_type.is_index_layout(self.vendor) && !check.all_zero,
         ) {
-            if !check.doublewrite_copy {
-                self.index_pages.push((check.page_no, h.index_id, h.level));
-            }
+            (Some(h), true) if !check.doublewrite_copy => Some((h.index_id, h.level)),
+            _ => None,
+        };
+        if judged != kept {
+            self.orphan_exceptions.push((check.page_no, judged));
         }
     }
+}
+
+/// The index pages the orphan check looks at, in page order: the pages
+/// `trees` summarized, with the `exceptions` (page, what the check looks at
+/// instead, if anything) merged in.
+fn orphan_checked<'t>(
+    trees: &'t TreePages,
+    exceptions: &'t [(u32, Option<(u64, u16)>)],
+) -> impl Iterator<Item = (u32, u64, u16)> + 't {
+    let mut summaries = trees.summaries().iter().peekable();
+    let mut exceptions = exceptions.iter().peekable();
+    std::iter::from_fn(move || loop {
+        let s = summaries.peek().map(|s| s.page_no);
+        let e = exceptions.peek().map(|e| e.0);
+        let (n, seen) = match (s, e) {
+            (None, None) => return None,
+            (Some(s), Some(e)) if e <= s => {
+                if e == s {
+                    summaries.next();
+                }
+                let &(n, seen) = exceptions.next()?;
+                (n, seen)
+            }
+            (Some(_), _) => {
+                let s = summaries.next()?;
+                (s.page_no, Some((s.index_id, s.level)))
+            }
+            (None, Some(_)) => {
+                let &(n, seen) = exceptions.next()?;
+                (n, seen)
+            }
+        };
+        if let Some((index_id, level)) = seen {
+            return Some((n, index_id, level));
+        }
+    })
 }
 
 /// Where run `r` of `runs` starts (`r == runs`: the file's end) when
@@ -346,7 +388,7 @@ impl IndexAnalysis {
                         if first < last {
                             scan_pages(space, first, last - 1, &mut [&mut c]);
                         }
-                        (c.trees, c.index_pages)
+                        (c.trees, c.orphan_exceptions)
                     })
                 })
                 .collect();
@@ -361,14 +403,14 @@ impl IndexAnalysis {
         if others.iter().any(Result::is_err) {
             return Self::build_threads(space, 1);
         }
-        for (trees, index_pages) in others.into_iter().flatten() {
+        for (trees, orphan_exceptions) in others.into_iter().flatten() {
             collector.trees.append(trees);
-            collector.index_pages.extend(index_pages);
+            collector.orphan_exceptions.extend(orphan_exceptions);
         }
         let TreeCollector {
             mut pages,
             trees,
-            index_pages,
+            orphan_exceptions,
             ..
         } = collector;
         let mut walked = Vec::with_capacity(roots.len());
@@ -382,7 +424,7 @@ impl IndexAnalysis {
             walks: walked.iter().map(|(_, w)| w).collect(),
             findings: Vec::new(),
         };
-        for &(n, index_id, level) in &index_pages {
+        for (n, index_id, level) in orphan_checked(&trees, &orphan_exceptions) {
             orphans.judge(n, index_id, level);
         }
         let orphan_findings = orphans.findings;
