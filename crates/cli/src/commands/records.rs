@@ -129,16 +129,16 @@ impl RowSink for Streamed<'_, '_> {
         }
     }
 
-    fn row(&mut self, row: Row) -> bool {
+    fn row(&mut self, row: &Row) -> bool {
         self.rows += 1;
         match self.format {
-            Format::Text => text::records_row(&mut self.buf, &row),
+            Format::Text => text::records_row(&mut self.buf, row),
             Format::Json => match &self.keys {
-                Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
-                None => json::records_line(&mut self.buf, &self.fields, &row),
+                Some(keys) => json::records_line_keyed(&mut self.buf, keys, row),
+                None => json::records_line(&mut self.buf, &self.fields, row),
             },
-            Format::Csv if self.trx_rows => text::records_csv_row_trx(&mut self.buf, &row),
-            Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, &row),
+            Format::Csv if self.trx_rows => text::records_csv_row_trx(&mut self.buf, row),
+            Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, row),
         }
         if self.buf.len() >= 1 << 16 {
             self.flush();
