@@ -51,6 +51,9 @@ struct Extent {
     after: usize,
     /// In the page's garbage list.
     garbage: bool,
+    /// Where its fields' places begin in the page's places (see
+    /// [`record_extents`]).
+    first_place: usize,
 }
 
 impl Extent {
@@ -117,18 +120,27 @@ fn field_bytes<'p>(
     })
 }
 
-/// Where every field of the record `r` is, into `places`: false when its
-/// layout does not fit the index's fields or runs past the record heap.
+/// Where every field of the record `r` is, into `places` (`known`: as
+/// [`record_extents`] already found them): false when its layout does not
+/// fit the index's fields or runs past the record heap.
 fn record_places(
     bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
-    (heap_top, mariadb_core): (usize, Option<usize>),
+    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&[Place]>),
     places: &mut Vec<Place>,
 ) -> bool {
-    if leaf_places_into(bytes, r, format, fields, mariadb_core, places).is_none() {
-        return false;
+    match known {
+        Some(k) => {
+            places.clear();
+            places.extend_from_slice(k);
+        }
+        None => {
+            if leaf_places_into(bytes, r, format, fields, mariadb_core, places).is_none() {
+                return false;
+            }
+        }
     }
     let end = places.last().map_or(0, |p| p.start + p.len);
     r.origin + end <= heap_top
@@ -318,14 +330,20 @@ impl RecordsReport {
             fields_after_instant_alter(&mut pages, schema, index, &mut findings);
         let mut layout = LayoutFit::default();
         let mut seen = 0usize;
-        let mut places = Vec::new();
+        let (mut places, mut page_places) = (Vec::new(), Vec::new());
         btree::walk_while(&mut pages, index.root_page, |v| {
             if v.page.header.level != 0 || v.page.header.index_id != index.id {
                 return true;
             }
             let garbage = garbage_list(v);
             if v.page.format == RecordFormat::Compact {
-                let mut extents = record_extents(v, &garbage, &fields, mariadb_core, &mut places);
+                let mut extents = record_extents(
+                    v,
+                    &garbage,
+                    (&fields, mariadb_core),
+                    &mut places,
+                    &mut page_places,
+                );
                 let heap_top = usize::from(v.page.header.heap_top);
                 let unreadable = v
                     .records
@@ -335,7 +353,7 @@ impl RecordsReport {
                     .filter(|r| r.info_bits & instant::REC_INFO_INSTANT_FLAG == 0)
                     .filter(|r| {
                         let bytes = v.page.bytes();
-                        let at = (heap_top, mariadb_core);
+                        let at = (heap_top, mariadb_core, None);
                         !record_places(bytes, r, v.page.format, &fields, at, &mut places)
                     })
                     .count();
@@ -388,6 +406,7 @@ impl RecordsReport {
             blobs: LogicalPages::new(space),
             buf: Vec::new(),
             places: Vec::new(),
+            page_places: Vec::new(),
             row: Row::empty(),
             decode_findings: Vec::new(),
             erased: 0,
@@ -533,6 +552,9 @@ struct LeafReader<'a, 's> {
     buf: Vec<u8>,
     /// Where the fields of the record being read are (reused).
     places: Vec<Place>,
+    /// Where the fields of every record of the page are, as
+    /// [`record_extents`] found them.
+    page_places: Vec<Place>,
     /// The row handed to the sink, reused from record to record (its
     /// values keep their strings' allocations).
     row: Row,
@@ -562,29 +584,32 @@ impl LeafReader<'_, '_> {
             RecordFormat::Compact => record_extents(
                 v,
                 &garbage,
-                self.fields,
-                self.mariadb_core,
+                (self.fields, self.mariadb_core),
                 &mut self.places,
+                &mut self.page_places,
             ),
             RecordFormat::Redundant => Vec::new(),
         };
+        // The records are read in the order their extents were made.
+        let mut next_extent = 0;
         for (r, state) in candidate_records(v, &garbage, self.deleted) {
             if self.full() {
                 break;
             }
-            self.read_record(v, &r, state, &extents);
+            self.read_record(v, &r, state, (&extents, &mut next_extent));
         }
         self.layout.add_page(&mut extents);
     }
 
     /// Reads the fields of record `r` in state `state`; `extents` are the
-    /// page's records as the schema lays them out.
+    /// page's records as the schema lays them out, those before
+    /// `next_extent` passed.
     fn read_record(
         &mut self,
         v: &btree::PageVisit<'_>,
         r: &RecordHeader,
         state: RowState,
-        extents: &[Extent],
+        (extents, next_extent): (&[Extent], &mut usize),
     ) {
         if v.page.format == RecordFormat::Compact
             && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
@@ -600,7 +625,8 @@ impl LeafReader<'_, '_> {
         }
         let bytes = v.page.bytes();
         let heap_top = usize::from(v.page.header.heap_top);
-        let at = (heap_top, self.mariadb_core);
+        let known = known_places(extents, &self.page_places, r.origin, next_extent);
+        let at = (heap_top, self.mariadb_core, known);
         if !record_places(bytes, r, v.page.format, self.fields, at, &mut self.places) {
             if state != RowState::Garbage {
                 self.unreadable_record(v.page_no, r.origin);
@@ -668,13 +694,18 @@ fn garbage_list(v: &btree::PageVisit<'_>) -> Vec<usize> {
 /// Where every record in a COMPACT page's heap begins and ends by the
 /// schema, shown or not (`garbage`: the garbage list), so that deleted
 /// ones between live ones do not break the neighbourhood.
+///
+/// The places of each record's fields go to `page_places` (`places` is
+/// room to work in), so that reading the records does not lay them out
+/// again.
 fn record_extents(
     v: &btree::PageVisit<'_>,
     garbage: &[usize],
-    fields: &[IndexField],
-    mariadb_core: Option<usize>,
+    (fields, mariadb_core): (&[IndexField], Option<usize>),
     places: &mut Vec<Place>,
+    page_places: &mut Vec<Place>,
 ) -> Vec<Extent> {
+    page_places.clear();
     let bytes = v.page.bytes();
     let live = v
         .records
@@ -692,11 +723,31 @@ fn record_extents(
                     before,
                     after: places.last().map_or(0, |p| p.start + p.len),
                     garbage,
+                    first_place: page_places.len(),
                 });
+                page_places.extend_from_slice(places);
             }
         }
     }
     extents
+}
+
+/// The places [`record_extents`] found for the record at `origin`, looked
+/// for from extent `*next` on, and `*next` moved past it.
+fn known_places<'p>(
+    extents: &[Extent],
+    page_places: &'p [Place],
+    origin: usize,
+    next: &mut usize,
+) -> Option<&'p [Place]> {
+    let ahead = extents.get(*next..)?;
+    let k = *next + ahead.iter().position(|e| e.origin == origin)?;
+    *next = k + 1;
+    let first = extents.get(k)?.first_place;
+    let end = extents
+        .get(k + 1)
+        .map_or(page_places.len(), |e| e.first_place);
+    page_places.get(first..end)
 }
 
 /// The page's records to show, in key order, then (with `deleted`) those
@@ -884,6 +935,7 @@ mod tests {
             before,
             after,
             garbage,
+            first_place: 0,
         }
     }
 
