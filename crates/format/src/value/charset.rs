@@ -515,11 +515,12 @@ pub fn decode_into(b: &[u8], id: u32, out: &mut String) -> bool {
         Decoder::Utf16 => utf16(b, false, true),
         Decoder::Utf16Le => utf16(b, true, true),
         Decoder::Utf32 => utf32(b),
-        // ASCII reads the same in every set encoding_rs decodes.
-        Decoder::Encoding(_) | Decoder::AsciiOnly if b.is_ascii() => {
+        // One pass over the bytes: encoding_rs lends ASCII (which reads
+        // the same in every set it decodes) as it is.
+        Decoder::Encoding(enc) if enc == encoding_rs::UTF_8 => {
             return std::str::from_utf8(b).map(|s| out.push_str(s)).is_ok();
         }
-        Decoder::Encoding(enc) if enc == encoding_rs::UTF_8 => {
+        Decoder::AsciiOnly if b.is_ascii() => {
             return std::str::from_utf8(b).map(|s| out.push_str(s)).is_ok();
         }
         Decoder::Encoding(enc) => {
