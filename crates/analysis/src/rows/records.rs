@@ -237,7 +237,10 @@ pub struct LayoutFit {
 impl LayoutFit {
     /// Adds the neighbours among one page's records, and empties `extents`.
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
-        extents.sort_by_key(|e| e.origin);
+        // Records inserted in key order are already in address order.
+        if !extents.is_sorted_by_key(|e| e.origin) {
+            extents.sort_by_key(|e| e.origin);
+        }
         for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
             self.pairs += 1;
             if a.origin + a.after + b.before == b.origin {
