@@ -22,6 +22,10 @@ pub enum Kind {
     /// `innodb_render::json::exact_integers`; the streamed pieces of
     /// `records` and `pages` are made so here, whole reports already are).
     Json,
+    /// JSON already in the form [`Kind::Json`] gives it (the streamed
+    /// rows of `records`, written so by `innodb_render::json`): written
+    /// as it is.
+    JsonReady,
     /// Data that must stay exact (CSV): escaped only when `out` is a
     /// terminal, with a note saying so.
     Exact,
@@ -80,7 +84,7 @@ impl<'a> Output<'a> {
                 }
                 safe
             }
-            Kind::Exact => s.into(),
+            Kind::Exact | Kind::JsonReady => s.into(),
         };
         self.write_out(safe.as_bytes());
     }

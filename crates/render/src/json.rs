@@ -100,54 +100,156 @@ pub fn records_line(
     out.push('\n');
 }
 
-/// The field names of `records` as JSON object keys (quoted), for
-/// [`records_line_keyed`]; `None` when two fields share a name (a JSON
-/// object keeps one of them: [`records_line`] writes that).
+/// The field names of `records` as JSON object keys (quoted, as
+/// [`push_str_value`] writes them), for [`records_line_keyed`]; `None`
+/// when two fields share a name (a JSON object keeps one of them:
+/// [`records_line`] writes that).
 pub fn records_keys(fields: &[innodb_analysis::rows::records::IndexField]) -> Option<Vec<String>> {
     let mut seen = std::collections::HashSet::new();
     fields
         .iter()
         .map(|f| {
-            seen.insert(f.name.as_str())
-                .then(|| serde_json::to_string(&f.name).ok())?
+            seen.insert(f.name.as_str()).then(|| {
+                let mut k = String::new();
+                push_str_value(&mut k, &f.name);
+                k
+            })
         })
         .collect()
 }
 
+/// `s` as a JSON string, appended to `out`: escaped as serde_json escapes
+/// it (`\"`, `\\`, `\n` and the other C0 controls), and DEL and C1
+/// controls as `\u007f` … `\u009f` — what [`push_exact`] makes of
+/// serde's string.
+pub fn push_str_value(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = s.as_bytes();
+    out.push('"');
+    let mut done = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        // The byte escaped (C0, `"`, `\`, DEL; the second byte of a C1
+        // character), and how many bytes of `s` it stands for.
+        let (escaped, len) = match c {
+            b'"' | b'\\' | 0..0x20 | 0x7f => (c, 1),
+            0xc2 => match b.get(i + 1) {
+                Some(&n @ 0x80..=0x9f) => (n, 2),
+                _ => (0, 0),
+            },
+            _ => (0, 0),
+        };
+        if len == 0 {
+            i += 1;
+            continue;
+        }
+        // `i` is an ASCII byte or the first of a two-byte character: a
+        // char boundary of `s`, as is `i + len`.
+        out.push_str(s.get(done..i).unwrap_or_default());
+        match escaped {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            n => {
+                out.push_str("\\u00");
+                for d in [n >> 4, n & 15] {
+                    out.push(char::from(HEX.get(usize::from(d)).copied().unwrap_or(b'0')));
+                }
+            }
+        }
+        i += len;
+        done = i;
+    }
+    out.push_str(s.get(done..).unwrap_or_default());
+    out.push('"');
+}
+
+/// The integer `n` (of magnitude `magnitude`) as [`exact_integers`]
+/// leaves it: a number, or a string of its digits past
+/// [`MAX_SAFE_INTEGER`].
+fn push_integer(out: &mut String, n: impl itoa::Integer, magnitude: u64) {
+    let unsafe_ = magnitude > MAX_SAFE_INTEGER;
+    if unsafe_ {
+        out.push('"');
+    }
+    out.push_str(itoa::Buffer::new().format(n));
+    if unsafe_ {
+        out.push('"');
+    }
+}
+
+/// JSON text (whole values) appended to `out` as the JSON output writes
+/// it: integers past [`MAX_SAFE_INTEGER`] as strings ([`exact_integers`]),
+/// DEL and C1 controls escaped (`safe::escape_json_controls`).
+pub fn push_exact(out: &mut String, s: &str) {
+    match exact_integers(s) {
+        std::borrow::Cow::Borrowed(s) => out.push_str(&crate::safe::escape_json_controls(s)),
+        std::borrow::Cow::Owned(s) => out.push_str(&crate::safe::escape_json_controls(&s)),
+    }
+}
+
+/// A row state as its JSON string.
+fn state_name(state: innodb_analysis::rows::records::RowState) -> &'static str {
+    use innodb_analysis::rows::records::RowState;
+    match state {
+        RowState::Live => "\"live\"",
+        RowState::DeleteMarked => "\"delete_marked\"",
+        RowState::Garbage => "\"garbage\"",
+    }
+}
+
 /// [`records_line`] written directly, the field names already quoted
-/// (`keys`, from [`records_keys`]): the same bytes, without building a
-/// JSON tree per row.
+/// (`keys`, from [`records_keys`]), in its final form ([`push_exact`]'s):
+/// the same bytes, without building a JSON tree per row.
 pub fn records_line_keyed(
     out: &mut String,
     keys: &[String],
     row: &innodb_analysis::rows::records::Row,
 ) {
     use innodb_format::value::column_value::Value;
-    use std::fmt::Write;
-    let state = serde_json::to_string(&row.state).unwrap_or_default();
-    let _ = write!(
-        out,
-        "{{\"{VERSION_KEY}\":{FORMAT_VERSION},\"page\":{},\"origin\":{},\"deleted\":{},\"state\":{state},",
-        row.page, row.origin, row.deleted
-    );
+    let mut num = itoa::Buffer::new();
+    out.push_str("{\"");
+    out.push_str(VERSION_KEY);
+    out.push_str("\":");
+    out.push_str(num.format(FORMAT_VERSION));
+    out.push_str(",\"page\":");
+    out.push_str(num.format(row.page));
+    out.push_str(",\"origin\":");
+    push_integer(out, row.origin, row.origin as u64);
+    out.push_str(",\"deleted\":");
+    out.push_str(if row.deleted { "true" } else { "false" });
+    out.push_str(",\"state\":");
+    out.push_str(state_name(row.state));
+    out.push(',');
     if let Some(t) = &row.trx {
         if let Some(s) = t.state {
-            let _ = write!(out, "\"trx_state\":\"{}\",", s.name());
+            out.push_str("\"trx_state\":\"");
+            out.push_str(s.name());
+            out.push_str("\",");
         }
         if t.rebuild != innodb_analysis::rows::row_state::Rebuild::Stored {
-            let _ = write!(
+            out.push_str("\"rebuilt\":");
+            push_exact(
                 out,
-                "\"rebuilt\":{},",
-                serde_json::to_string(t).unwrap_or_else(|_| "null".into())
+                &serde_json::to_string(t).unwrap_or_else(|_| "null".into()),
             );
+            out.push(',');
         }
     }
     if let Some(r) = &row.roll_ptr {
-        let _ = write!(
-            out,
-            "\"roll_ptr\":{{\"insert\":{},\"rseg\":{},\"page\":{},\"offset\":{}}},",
-            r.insert, r.rseg, r.page, r.offset
-        );
+        out.push_str("\"roll_ptr\":{\"insert\":");
+        out.push_str(if r.insert { "true" } else { "false" });
+        out.push_str(",\"rseg\":");
+        out.push_str(num.format(r.rseg));
+        out.push_str(",\"page\":");
+        out.push_str(num.format(r.page));
+        out.push_str(",\"offset\":");
+        out.push_str(num.format(r.offset));
+        out.push_str("},");
     }
     out.push_str("\"row\":{");
     for (i, (k, v)) in keys.iter().zip(&row.values).enumerate() {
@@ -156,16 +258,26 @@ pub fn records_line_keyed(
         }
         out.push_str(k);
         out.push(':');
-        let _ = match v {
-            Value::Null => write!(out, "null"),
-            Value::Int(n) => write!(out, "{n}"),
-            Value::UInt(n) => write!(out, "{n}"),
-            other => write!(
+        match v {
+            Value::Null => out.push_str("null"),
+            Value::Int(n) => push_integer(out, *n, n.unsigned_abs()),
+            Value::UInt(n) => push_integer(out, *n, *n),
+            Value::Text(t) => push_str_value(out, t),
+            Value::Hex { hex } => {
+                out.push_str("{\"hex\":");
+                push_str_value(out, hex);
+                out.push('}');
+            }
+            Value::Undecoded { undecoded } => {
+                out.push_str("{\"undecoded\":");
+                push_str_value(out, undecoded);
+                out.push('}');
+            }
+            Value::Float(_) => push_exact(
                 out,
-                "{}",
-                serde_json::to_string(other).unwrap_or_else(|_| "null".into())
+                &serde_json::to_string(v).unwrap_or_else(|_| "null".into()),
             ),
-        };
+        }
     }
     out.push_str("}}\n");
 }
@@ -489,7 +601,7 @@ mod tests {
             Value::Int(-7),
             Value::Null,
             Value::Float(3.25e-9),
-            Value::Text("a\"b\\c\n\u{1}é".into()),
+            Value::Text("a\"b\\c\n\u{1}é\u{7f}\u{85}\u{9f}\u{a0}\t\r\u{8}\u{c}\u{1f}".into()),
             Value::Hex { hex: "00ff".into() },
             Value::Undecoded {
                 undecoded: "why \"not\"".into(),
@@ -522,7 +634,9 @@ mod tests {
             let (mut a, mut b) = (String::new(), String::new());
             records_line(&mut a, fields, &row);
             records_line_keyed(&mut b, &keys, &row);
-            assert_eq!(a, b);
+            let mut exact = String::new();
+            push_exact(&mut exact, &a);
+            assert_eq!(exact, b);
             let roll = state == RowState::Live;
             let want = r#""roll_ptr":{"insert":true,"rseg":4,"page":308,"offset":272},"row""#;
             assert_eq!(a.contains(want), roll, "{a}");

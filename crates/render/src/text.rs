@@ -527,9 +527,24 @@ fn push_cell(o: &mut String, v: &innodb_format::value::column_value::Value) {
         Value::Null => o.push_str("NULL"),
         Value::Int(i) => o.push_str(itoa::Buffer::new().format(*i)),
         Value::UInt(u) => o.push_str(itoa::Buffer::new().format(*u)),
-        Value::Text(t) if !t.bytes().any(|b| b == b'\t' || b == b'\n') => o.push_str(t),
+        Value::Text(t) if !holds_any(t.as_bytes(), [b'\t', b'\n']) => o.push_str(t),
+        Value::Hex { hex } => {
+            o.push_str("0x");
+            o.push_str(hex);
+        }
         other => o.push_str(&cell(other)),
     }
+}
+
+/// True when some byte of `bytes` is one of `set`: a branch-free test of
+/// each 32-byte block, which the compiler turns into vector instructions
+/// (every text value of `records` is tested).
+fn holds_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> bool {
+    bytes.chunks(32).any(|block| {
+        block.iter().fold(false, |acc, &b| {
+            set.iter().fold(acc, |acc, &s| acc | (b == s))
+        })
+    })
 }
 
 /// A value as a tab-separated text cell: NULL, numbers, text with tabs
@@ -579,7 +594,7 @@ pub fn records_csv(r: &innodb_analysis::rows::records::RecordsReport) -> String 
 
 /// A CSV field, quoted when it must be.
 fn csv_quote(o: &mut String, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) {
+    if holds_any(s.as_bytes(), [b',', b'"', b'\n', b'\r']) {
         o.push('"');
         o.push_str(&s.replace('"', "\"\""));
         o.push('"');
@@ -627,12 +642,8 @@ pub fn records_csv_row(o: &mut String, row: &innodb_analysis::rows::records::Row
     for v in &row.values {
         match v {
             Value::Null => {}
-            Value::Int(i) => {
-                let _ = write!(o, "{i}");
-            }
-            Value::UInt(u) => {
-                let _ = write!(o, "{u}");
-            }
+            Value::Int(i) => o.push_str(itoa::Buffer::new().format(*i)),
+            Value::UInt(u) => o.push_str(itoa::Buffer::new().format(*u)),
             Value::Float(f) => o.push_str(&float_text(*f)),
             Value::Text(t) => csv_quote(o, t),
             Value::Hex { hex } => {

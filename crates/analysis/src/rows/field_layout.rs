@@ -37,6 +37,21 @@ pub(crate) fn compact_fields(
     fields: &[IndexField],
     mariadb_core: Option<usize>,
 ) -> Option<(Vec<Place>, usize)> {
+    let mut places = Vec::with_capacity(fields.len());
+    let before = compact_fields_into(page, rec, fields, mariadb_core, &mut places)?;
+    Some((places, before))
+}
+
+/// [`compact_fields`] into `out` (emptied first, its allocation reused
+/// from record to record); returns the bytes before the origin.
+pub(crate) fn compact_fields_into(
+    page: &[u8],
+    rec: &RecordHeader,
+    fields: &[IndexField],
+    mariadb_core: Option<usize>,
+    out: &mut Vec<Place>,
+) -> Option<usize> {
+    out.clear();
     let (stored_n, version, version_bytes) = match mariadb_core {
         Some(n_core) if rec.record_type == RecordType::Instant => {
             let (n_add, bytes) = n_add_fields(page, rec.origin)?;
@@ -65,7 +80,6 @@ pub(crate) fn compact_fields(
     let mut null_i = 0usize;
     let mut len_at = n_nullable.div_ceil(8);
     let mut start = 0usize;
-    let mut out = Vec::with_capacity(fields.len());
     for (i, f) in fields.iter().enumerate() {
         if !stored_at(i, f) {
             out.push(Place {
@@ -111,25 +125,30 @@ pub(crate) fn compact_fields(
         start += len;
     }
     // The 5 header bytes, the version byte, the null bitmap and the lengths.
-    Some((out, 5 + version_bytes + len_at))
+    Some(5 + version_bytes + len_at)
 }
 
-/// Where each field of the leaf record `r` is, in either record format:
-/// `None` when its layout does not fit the index's `fields`.
+/// Where each field of the leaf record `r` is, in either record format,
+/// into `out` (its allocation reused): `None` when its layout does not fit
+/// the index's `fields`.
 ///
 /// `mariadb_core`: as for [`compact_fields`]; a REDUNDANT record may then
 /// hold fewer fields than the index (the others are marked absent).
-pub(crate) fn leaf_places(
+pub(crate) fn leaf_places_into(
     bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
     mariadb_core: Option<usize>,
-) -> Option<Vec<Place>> {
-    Some(match format {
-        RecordFormat::Compact => compact_fields(bytes, r, fields, mariadb_core)?.0,
-        RecordFormat::Redundant => redundant_fields(bytes, r, fields, mariadb_core)?,
-    })
+    out: &mut Vec<Place>,
+) -> Option<()> {
+    match format {
+        RecordFormat::Compact => {
+            compact_fields_into(bytes, r, fields, mariadb_core, out)?;
+        }
+        RecordFormat::Redundant => *out = redundant_fields(bytes, r, fields, mariadb_core)?,
+    }
+    Some(())
 }
 
 /// Where each field of a REDUNDANT leaf record is. A record carrying a

@@ -196,7 +196,7 @@ fn emit(
         };
         row.page = place.page_no;
         n += 1;
-        if !sink.row(row) {
+        if !sink.row(&row) {
             break;
         }
     }

@@ -3,7 +3,7 @@
 //! and instant ALTERs included), off-page parts followed, whether the
 //! schema fits the records, and deleted rows with their confidence.
 
-use crate::rows::field_layout::{compact_fields, leaf_places};
+use crate::rows::field_layout::{compact_fields_into, leaf_places_into, Place};
 use crate::rows::instant;
 use crate::rows::mariadb_instant;
 use crate::rows::off_page::blob;
@@ -30,23 +30,16 @@ pub enum RowState {
     Garbage,
 }
 
-/// One field of a record as stored: its bytes on the page (the local part
-/// of an off-page column).
-struct RawField<'p> {
-    bytes: &'p [u8],
-    null: bool,
-    /// Not stored in this record's row version.
-    absent: bool,
-    external: Option<ExternRef>,
-}
-
-/// A record's fields as stored, with where it is.
+/// A record whose fields' places fit the page, with where it is.
 struct RawRow<'p> {
     page: u32,
     origin: usize,
     state: RowState,
     confidence: Option<Confidence>,
-    fields: Vec<RawField<'p>>,
+    /// The page's bytes.
+    bytes: &'p [u8],
+    /// Where each field is ([`record_places`] found them on the page).
+    places: &'p [Place],
 }
 
 /// Where a COMPACT record begins and ends by the schema's reading of it:
@@ -58,6 +51,9 @@ struct Extent {
     after: usize,
     /// In the page's garbage list.
     garbage: bool,
+    /// Where its fields' places begin in the page's places (see
+    /// [`record_extents`]).
+    first_place: usize,
 }
 
 impl Extent {
@@ -107,40 +103,50 @@ fn garbage_confidence(origin: usize, extents: &[Extent], heap_top: usize) -> Con
     }
 }
 
-/// Every field's bytes of the record `r`, or `None` when its layout does
-/// not fit the index's fields or runs past the record heap.
-fn raw_fields<'p>(
+/// The bytes of the field at `p` of the record at `origin` (the local part
+/// of an off-page column), and the reference to the rest; `None` when
+/// they are not on the page.
+fn field_bytes<'p>(
     bytes: &'p [u8],
+    origin: usize,
+    p: &Place,
+) -> Option<(&'p [u8], Option<ExternRef>)> {
+    let b = bytes.get(origin + p.start..origin + p.start + p.len)?;
+    Some(if p.external && p.len >= BTR_EXTERN_FIELD_REF_SIZE {
+        let (local, reference) = b.split_at_checked(p.len - BTR_EXTERN_FIELD_REF_SIZE)?;
+        (local, ExternRef::parse(reference).ok())
+    } else {
+        (b, None)
+    })
+}
+
+/// Where every field of the record `r` is, into `places` (`known`: as
+/// [`record_extents`] already found them): false when its layout does not
+/// fit the index's fields or runs past the record heap.
+fn record_places(
+    bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
-    heap_top: usize,
-    mariadb_core: Option<usize>,
-) -> Option<Vec<RawField<'p>>> {
-    let places = leaf_places(bytes, r, format, fields, mariadb_core)?;
-    let end = places.last().map_or(0, |p| p.start + p.len);
-    if r.origin + end > heap_top {
-        return None;
+    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&[Place]>),
+    places: &mut Vec<Place>,
+) -> bool {
+    match known {
+        Some(k) => {
+            places.clear();
+            places.extend_from_slice(k);
+        }
+        None => {
+            if leaf_places_into(bytes, r, format, fields, mariadb_core, places).is_none() {
+                return false;
+            }
+        }
     }
-    let raw = places
-        .into_iter()
-        .map(|p| {
-            let b = bytes.get(r.origin + p.start..r.origin + p.start + p.len)?;
-            let field = |bytes: &'p [u8], external| RawField {
-                bytes,
-                null: p.null,
-                absent: p.absent,
-                external,
-            };
-            Some(if p.external && p.len >= BTR_EXTERN_FIELD_REF_SIZE {
-                let (local, reference) = b.split_at_checked(p.len - BTR_EXTERN_FIELD_REF_SIZE)?;
-                field(local, ExternRef::parse(reference).ok())
-            } else {
-                field(b, None)
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(raw)
+    let end = places.last().map_or(0, |p| p.start + p.len);
+    r.origin + end <= heap_top
+        && places
+            .iter()
+            .all(|p| field_bytes(bytes, r.origin, p).is_some())
 }
 
 /// One row.
@@ -170,6 +176,23 @@ pub struct Row {
     /// from the undo log), when they were read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trx: Option<crate::rows::row_state::RowTrx>,
+}
+
+impl Row {
+    /// A row of no values, to be filled by the reader.
+    fn empty() -> Row {
+        Row {
+            page: 0,
+            origin: 0,
+            deleted: false,
+            state: RowState::Live,
+            confidence: None,
+            values: Vec::new(),
+            roll_ptr: None,
+            external: Vec::new(),
+            trx: None,
+        }
+    }
 }
 
 /// The `records` report.
@@ -214,7 +237,10 @@ pub struct LayoutFit {
 impl LayoutFit {
     /// Adds the neighbours among one page's records, and empties `extents`.
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
-        extents.sort_by_key(|e| e.origin);
+        // Records inserted in key order are already in address order.
+        if !extents.is_sorted_by_key(|e| e.origin) {
+            extents.sort_by_key(|e| e.origin);
+        }
         for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
             self.pairs += 1;
             if a.origin + a.after + b.before == b.origin {
@@ -307,13 +333,20 @@ impl RecordsReport {
             fields_after_instant_alter(&mut pages, schema, index, &mut findings);
         let mut layout = LayoutFit::default();
         let mut seen = 0usize;
+        let (mut places, mut page_places) = (Vec::new(), Vec::new());
         btree::walk_while(&mut pages, index.root_page, |v| {
             if v.page.header.level != 0 || v.page.header.index_id != index.id {
                 return true;
             }
             let garbage = garbage_list(v);
             if v.page.format == RecordFormat::Compact {
-                let mut extents = record_extents(v, &garbage, &fields, mariadb_core);
+                let mut extents = record_extents(
+                    v,
+                    &garbage,
+                    (&fields, mariadb_core),
+                    &mut places,
+                    &mut page_places,
+                );
                 let heap_top = usize::from(v.page.header.heap_top);
                 let unreadable = v
                     .records
@@ -323,8 +356,8 @@ impl RecordsReport {
                     .filter(|r| r.info_bits & instant::REC_INFO_INSTANT_FLAG == 0)
                     .filter(|r| {
                         let bytes = v.page.bytes();
-                        raw_fields(bytes, r, v.page.format, &fields, heap_top, mariadb_core)
-                            .is_none()
+                        let at = (heap_top, mariadb_core, None);
+                        !record_places(bytes, r, v.page.format, &fields, at, &mut places)
                     })
                     .count();
                 layout.unreadable += unreadable;
@@ -375,6 +408,9 @@ impl RecordsReport {
             sink,
             blobs: LogicalPages::new(space),
             buf: Vec::new(),
+            places: Vec::new(),
+            page_places: Vec::new(),
+            row: Row::empty(),
             decode_findings: Vec::new(),
             erased: 0,
             layout: LayoutFit::default(),
@@ -429,7 +465,9 @@ pub trait RowSink {
     /// rows, no findings yet).
     fn start(&mut self, head: &RecordsReport);
     /// One row; false to stop reading (the reader of the output is gone).
-    fn row(&mut self, row: Row) -> bool;
+    /// The row is the reader's, reused for the next one (its values keep
+    /// their allocations): a sink that keeps it clones it.
+    fn row(&mut self, row: &Row) -> bool;
     /// A new set of rows begins (`records --deleted`: the deleted rows
     /// after the live ones), titled `title`.
     fn section(&mut self, _title: &str) {}
@@ -440,8 +478,8 @@ struct Kept(Vec<Row>);
 
 impl RowSink for Kept {
     fn start(&mut self, _: &RecordsReport) {}
-    fn row(&mut self, row: Row) -> bool {
-        self.0.push(row);
+    fn row(&mut self, row: &Row) -> bool {
+        self.0.push(row.clone());
         true
     }
 }
@@ -515,6 +553,14 @@ struct LeafReader<'a, 's> {
     /// Off-page parts are read through these (the walk holds its own).
     blobs: LogicalPages<'s>,
     buf: Vec<u8>,
+    /// Where the fields of the record being read are (reused).
+    places: Vec<Place>,
+    /// Where the fields of every record of the page are, as
+    /// [`record_extents`] found them.
+    page_places: Vec<Place>,
+    /// The row handed to the sink, reused from record to record (its
+    /// values keep their strings' allocations).
+    row: Row,
     /// Problems found while values were decoded (broken BLOB chains),
     /// listed after those of the walk.
     decode_findings: Vec<Finding>,
@@ -538,26 +584,35 @@ impl LeafReader<'_, '_> {
         }
         let garbage = garbage_list(v);
         let mut extents = match v.page.format {
-            RecordFormat::Compact => record_extents(v, &garbage, self.fields, self.mariadb_core),
+            RecordFormat::Compact => record_extents(
+                v,
+                &garbage,
+                (self.fields, self.mariadb_core),
+                &mut self.places,
+                &mut self.page_places,
+            ),
             RecordFormat::Redundant => Vec::new(),
         };
+        // The records are read in the order their extents were made.
+        let mut next_extent = 0;
         for (r, state) in candidate_records(v, &garbage, self.deleted) {
             if self.full() {
                 break;
             }
-            self.read_record(v, &r, state, &extents);
+            self.read_record(v, &r, state, (&extents, &mut next_extent));
         }
         self.layout.add_page(&mut extents);
     }
 
     /// Reads the fields of record `r` in state `state`; `extents` are the
-    /// page's records as the schema lays them out.
+    /// page's records as the schema lays them out, those before
+    /// `next_extent` passed.
     fn read_record(
         &mut self,
         v: &btree::PageVisit<'_>,
         r: &RecordHeader,
         state: RowState,
-        extents: &[Extent],
+        (extents, next_extent): (&[Extent], &mut usize),
     ) {
         if v.page.format == RecordFormat::Compact
             && r.info_bits & instant::REC_INFO_INSTANT_FLAG != 0
@@ -573,44 +628,42 @@ impl LeafReader<'_, '_> {
         }
         let bytes = v.page.bytes();
         let heap_top = usize::from(v.page.header.heap_top);
-        match raw_fields(
-            bytes,
-            r,
-            v.page.format,
-            self.fields,
-            heap_top,
-            self.mariadb_core,
-        ) {
-            // The server may have zeroed a purged record (MariaDB
-            // does): nothing of it is left to read.
-            Some(f) if state == RowState::Garbage && all_zero(&f) => {
-                self.erased += 1;
+        let known = known_places(extents, &self.page_places, r.origin, next_extent);
+        let at = (heap_top, self.mariadb_core, known);
+        if !record_places(bytes, r, v.page.format, self.fields, at, &mut self.places) {
+            if state != RowState::Garbage {
+                self.unreadable_record(v.page_no, r.origin);
             }
-            Some(f) => {
-                let raw = RawRow {
-                    page: v.page_no,
-                    origin: r.origin,
-                    state,
-                    confidence: match state {
-                        RowState::Live => None,
-                        RowState::DeleteMarked => Some(Confidence::High),
-                        RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
-                    },
-                    fields: f,
-                };
-                let row = decode_row(
-                    raw,
-                    self.fields,
-                    &mut self.blobs,
-                    &mut self.buf,
-                    &mut self.decode_findings,
-                );
-                self.rows += 1;
-                self.stopped = !self.sink.row(row);
-            }
-            None if state == RowState::Garbage => {}
-            None => self.unreadable_record(v.page_no, r.origin),
+            return;
         }
+        // The server may have zeroed a purged record (MariaDB does):
+        // nothing of it is left to read.
+        if state == RowState::Garbage && all_zero(bytes, r.origin, &self.places) {
+            self.erased += 1;
+            return;
+        }
+        let raw = RawRow {
+            page: v.page_no,
+            origin: r.origin,
+            state,
+            confidence: match state {
+                RowState::Live => None,
+                RowState::DeleteMarked => Some(Confidence::High),
+                RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
+            },
+            bytes,
+            places: &self.places,
+        };
+        decode_row(
+            &raw,
+            self.fields,
+            &mut self.blobs,
+            &mut self.buf,
+            &mut self.decode_findings,
+            &mut self.row,
+        );
+        self.rows += 1;
+        self.stopped = !self.sink.row(&self.row);
     }
 
     /// Counts a record the schema cannot read, and names the first few.
@@ -644,12 +697,18 @@ fn garbage_list(v: &btree::PageVisit<'_>) -> Vec<usize> {
 /// Where every record in a COMPACT page's heap begins and ends by the
 /// schema, shown or not (`garbage`: the garbage list), so that deleted
 /// ones between live ones do not break the neighbourhood.
+///
+/// The places of each record's fields go to `page_places` (`places` is
+/// room to work in), so that reading the records does not lay them out
+/// again.
 fn record_extents(
     v: &btree::PageVisit<'_>,
     garbage: &[usize],
-    fields: &[IndexField],
-    mariadb_core: Option<usize>,
+    (fields, mariadb_core): (&[IndexField], Option<usize>),
+    places: &mut Vec<Place>,
+    page_places: &mut Vec<Place>,
 ) -> Vec<Extent> {
+    page_places.clear();
     let bytes = v.page.bytes();
     let live = v
         .records
@@ -661,17 +720,37 @@ fn record_extents(
     let mut extents = Vec::new();
     for (o, garbage) in heap {
         if let Ok(h) = RecordHeader::parse(bytes, o, v.page.format, true) {
-            if let Some((places, before)) = compact_fields(bytes, &h, fields, mariadb_core) {
+            if let Some(before) = compact_fields_into(bytes, &h, fields, mariadb_core, places) {
                 extents.push(Extent {
                     origin: o,
                     before,
                     after: places.last().map_or(0, |p| p.start + p.len),
                     garbage,
+                    first_place: page_places.len(),
                 });
+                page_places.extend_from_slice(places);
             }
         }
     }
     extents
+}
+
+/// The places [`record_extents`] found for the record at `origin`, looked
+/// for from extent `*next` on, and `*next` moved past it.
+fn known_places<'p>(
+    extents: &[Extent],
+    page_places: &'p [Place],
+    origin: usize,
+    next: &mut usize,
+) -> Option<&'p [Place]> {
+    let ahead = extents.get(*next..)?;
+    let k = *next + ahead.iter().position(|e| e.origin == origin)?;
+    *next = k + 1;
+    let first = extents.get(k)?.first_place;
+    let end = extents
+        .get(k + 1)
+        .map_or(page_places.len(), |e| e.first_place);
+    page_places.get(first..end)
 }
 
 /// The page's records to show, in key order, then (with `deleted`) those
@@ -708,9 +787,12 @@ fn candidate_records(
     candidates
 }
 
-/// True when every byte of every field is zero.
-fn all_zero(fields: &[RawField]) -> bool {
-    fields.iter().all(|f| f.bytes.iter().all(|&b| b == 0))
+/// True when every byte of every field (at `places`) of the record at
+/// `origin` is zero (of an off-page column: of its local part).
+fn all_zero(bytes: &[u8], origin: usize, places: &[Place]) -> bool {
+    places
+        .iter()
+        .all(|p| field_bytes(bytes, origin, p).is_some_and(|(b, _)| b.iter().all(|&x| x == 0)))
 }
 
 /// The finding that the schema does not fit the records (`n_fields`
@@ -731,67 +813,75 @@ fn schema_misfit(layout: &LayoutFit, n_fields: usize, index: &SchemaIndex) -> Fi
     )
 }
 
-/// The values of a record read by [`LeafReader`], off-page parts followed.
+/// The values of a record read by [`LeafReader`], off-page parts followed,
+/// into `row` (the last record's, whose values' allocations are reused).
 fn decode_row(
-    raw: RawRow,
+    raw: &RawRow,
     fields: &[IndexField],
     pages: &mut LogicalPages<'_>,
     buf: &mut Vec<u8>,
     findings: &mut Vec<Finding>,
-) -> Row {
-    let mut values = Vec::with_capacity(raw.fields.len());
-    let mut roll_ptr = None;
-    let mut external = Vec::new();
-    for (i, (rf, f)) in raw.fields.into_iter().zip(fields).enumerate() {
-        if rf.absent {
+    row: &mut Row,
+) {
+    row.values.resize(raw.places.len(), Value::Null);
+    row.roll_ptr = None;
+    row.external.clear();
+    for (i, ((p, f), slot)) in raw
+        .places
+        .iter()
+        .zip(fields)
+        .zip(row.values.iter_mut())
+        .enumerate()
+    {
+        if p.absent {
             // Older than an INSTANT ADD (its default) or newer than a DROP.
-            values.push(match &f.instant.default {
+            *slot = match &f.instant.default {
                 Some(d) if f.instant.version_dropped == 0 => f.value(d),
                 _ => Value::Null,
-            });
+            };
             continue;
         }
-        if rf.null {
-            values.push(Value::Null);
+        // Never `None`: `record_places` checked every field.
+        let Some((mut b, external)) = field_bytes(raw.bytes, raw.origin, p).filter(|_| !p.null)
+        else {
+            *slot = Value::Null;
             continue;
-        }
+        };
         let mut whole;
-        let mut b = rf.bytes;
-        if let Some(r) = rf.external {
-            external.push((i, r.page_no));
+        if let Some(r) = external {
+            row.external.push((i, r.page_no));
             whole = b.to_vec();
             let followed = append_off_page(pages, r, &mut whole, buf, raw.state, findings);
             b = &whole;
             if let Err(m) = followed {
-                values.push(Value::Undecoded {
+                *slot = Value::Undecoded {
                     undecoded: format!("off-page column: {m}"),
-                });
+                };
                 continue;
             }
         }
         if f.name == "DB_ROLL_PTR" {
-            roll_ptr = RollPtr::parse(b);
+            row.roll_ptr = RollPtr::parse(b);
         }
-        values.push(f.value(b));
+        f.value_into(b, slot);
     }
+    row.page = raw.page;
+    row.origin = raw.origin;
+    row.deleted = raw.state != RowState::Live;
+    row.state = raw.state;
     // A value that could not be read (an off-page part gone) lowers it.
-    let confidence = match raw.confidence {
-        Some(_) if values.iter().any(|v| matches!(v, Value::Undecoded { .. })) => {
+    row.confidence = match raw.confidence {
+        Some(_)
+            if row
+                .values
+                .iter()
+                .any(|v| matches!(v, Value::Undecoded { .. })) =>
+        {
             Some(Confidence::Low)
         }
         c => c,
     };
-    Row {
-        page: raw.page,
-        origin: raw.origin,
-        deleted: raw.state != RowState::Live,
-        state: raw.state,
-        confidence,
-        values,
-        roll_ptr,
-        external,
-        trx: None,
-    }
+    row.trx = None;
 }
 
 /// Appends to `local` the off-page part its reference `r` points to. A
@@ -848,6 +938,7 @@ mod tests {
             before,
             after,
             garbage,
+            first_place: 0,
         }
     }
 

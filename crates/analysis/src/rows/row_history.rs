@@ -91,9 +91,9 @@ struct FirstMatch<'m> {
 
 impl RowSink for FirstMatch<'_> {
     fn start(&mut self, _: &RecordsReport) {}
-    fn row(&mut self, row: Row) -> bool {
-        if (self.matches)(&row) {
-            self.row = Some(row);
+    fn row(&mut self, row: &Row) -> bool {
+        if (self.matches)(row) {
+            self.row = Some(row.clone());
             return false;
         }
         true

@@ -50,15 +50,33 @@ impl IndexField {
 
     /// The value of the field bytes `b`.
     pub(crate) fn value(&self, b: &[u8]) -> Value {
+        let mut v = Value::Null;
+        self.value_into(b, &mut v);
+        v
+    }
+
+    /// The value of the field bytes `b`, written over `slot` (a text or
+    /// hex value reuses the string `slot` held).
+    pub(crate) fn value_into(&self, b: &[u8], slot: &mut Value) {
         if self.column_type.mtype == DATA_SYS {
-            return Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
+            *slot = Value::UInt(b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x)));
+            return;
         }
         if let Some((p, sc)) = self.decimal {
             if let Some(d) = decode_decimal(b, p, sc) {
-                return Value::Text(d);
+                *slot = Value::Text(d);
+                return;
             }
         }
-        let v = column_value::decode_with_digits(&self.column_type, b, self.fsp);
+        column_value::decode_into(&self.column_type, b, self.fsp, slot);
+        if self.labels.is_some() {
+            let v = std::mem::replace(slot, Value::Null);
+            *slot = self.labelled(v);
+        }
+    }
+
+    /// The ENUM or SET value `v` (its number) as its label(s).
+    fn labelled(&self, v: Value) -> Value {
         match (&self.labels, &v) {
             (Some(l), Value::UInt(n)) if !self.set => match usize::try_from(*n)
                 .ok()

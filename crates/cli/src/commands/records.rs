@@ -82,15 +82,19 @@ impl<'o, 'a> Streamed<'o, 'a> {
         self.rows
     }
 
-    /// Appends `s` to what is written next.
+    /// Appends `s` to what is written next (JSON: in its final form, as
+    /// the rows are written).
     pub(super) fn push(&mut self, s: &str) {
-        self.buf.push_str(s);
+        match self.format {
+            Format::Json => json::push_exact(&mut self.buf, s),
+            _ => self.buf.push_str(s),
+        }
     }
 
     fn kind(&self) -> Kind {
         match self.format {
             Format::Text => Kind::Text,
-            Format::Json => Kind::Json,
+            Format::Json => Kind::JsonReady,
             Format::Csv | Format::Sql => Kind::Exact,
         }
     }
@@ -129,16 +133,20 @@ impl RowSink for Streamed<'_, '_> {
         }
     }
 
-    fn row(&mut self, row: Row) -> bool {
+    fn row(&mut self, row: &Row) -> bool {
         self.rows += 1;
         match self.format {
-            Format::Text => text::records_row(&mut self.buf, &row),
+            Format::Text => text::records_row(&mut self.buf, row),
             Format::Json => match &self.keys {
-                Some(keys) => json::records_line_keyed(&mut self.buf, keys, &row),
-                None => json::records_line(&mut self.buf, &self.fields, &row),
+                Some(keys) => json::records_line_keyed(&mut self.buf, keys, row),
+                None => {
+                    let mut line = String::new();
+                    json::records_line(&mut line, &self.fields, row);
+                    json::push_exact(&mut self.buf, &line);
+                }
             },
-            Format::Csv if self.trx_rows => text::records_csv_row_trx(&mut self.buf, &row),
-            Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, &row),
+            Format::Csv if self.trx_rows => text::records_csv_row_trx(&mut self.buf, row),
+            Format::Csv | Format::Sql => text::records_csv_row(&mut self.buf, row),
         }
         if self.buf.len() >= 1 << 16 {
             self.flush();
@@ -219,12 +227,14 @@ pub fn run(inputs: &Inputs, file: &Path, args: &Args, out: &mut Output) -> Resul
     let mut r = streamed.report;
     r.findings.extend(streamed.findings);
     match inputs.format {
-        Format::Text => sink.buf.push_str(&text::records_tail(&r, sink.rows)),
-        Format::Json => sink.buf.push_str(&json::records_findings(&r)),
+        Format::Text => sink.push(&text::records_tail(&r, sink.rows)),
+        Format::Json => sink.push(&json::records_findings(&r)),
         Format::Csv | Format::Sql => {}
     }
     if let (Some(u), Some(c)) = (&undo, &streamed.counts) {
-        records_trx::tail(&mut sink.buf, inputs.format, u, c, view);
+        let mut tail = String::new();
+        records_trx::tail(&mut tail, inputs.format, u, c, view);
+        sink.push(&tail);
     }
     sink.flush();
     Ok(misfit_exit(out, &space, &r.index, &r.layout))

@@ -163,7 +163,7 @@ impl RowSink for SqlSink<'_, '_> {
         self.begin(&head.fields);
     }
 
-    fn row(&mut self, row: Row) -> bool {
+    fn row(&mut self, row: &Row) -> bool {
         // A statement of one table ends before one of the other begins.
         let other = if row.deleted {
             self.live.as_mut()

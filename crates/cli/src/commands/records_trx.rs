@@ -162,22 +162,32 @@ impl RowSink for Resolving<'_, '_> {
         }
     }
 
-    fn row(&mut self, row: Row) -> bool {
+    fn row(&mut self, row: &Row) -> bool {
         let resolved = match &mut self.resolver {
-            Some(r) => r.resolve(row),
-            None if row.state == RowState::Live => Resolved::Row(row),
-            None => Resolved::Deleted(row),
+            Some(r) => r.resolve(row.clone()),
+            None if row.state == RowState::Live => return self.hand_on(Pass::Shown, row),
+            None => return self.hand_on(Pass::Deleted, row),
         };
-        match (self.pass, resolved) {
-            (Pass::Shown, Resolved::Row(r)) | (Pass::Deleted, Resolved::Deleted(r)) => {
-                if self.limit.is_some_and(|l| self.shown >= l) {
-                    return false;
-                }
-                self.shown += 1;
-                self.inner.row(r) && self.limit.is_none_or(|l| self.shown < l)
-            }
+        match resolved {
+            Resolved::Row(r) => self.hand_on(Pass::Shown, &r),
+            Resolved::Deleted(r) => self.hand_on(Pass::Deleted, &r),
             _ => true,
         }
+    }
+}
+
+impl Resolving<'_, '_> {
+    /// Hands `row`, which belongs to the set `set`, on when this pass
+    /// shows that set.
+    fn hand_on(&mut self, set: Pass, row: &Row) -> bool {
+        if set != self.pass {
+            return true;
+        }
+        if self.limit.is_some_and(|l| self.shown >= l) {
+            return false;
+        }
+        self.shown += 1;
+        self.inner.row(row) && self.limit.is_none_or(|l| self.shown < l)
     }
 }
 

@@ -503,20 +503,35 @@ fn mbminlen_uncached(id: u32) -> u32 {
 /// `None` when they are not characters of it (or the set is one this does
 /// not decode and `b` is not ASCII).
 pub fn decode(b: &[u8], id: u32) -> Option<String> {
-    match collation_info(id).decoder {
+    let mut s = String::new();
+    decode_into(b, id, &mut s).then_some(s)
+}
+
+/// [`decode`], appended to `out`; false (and `out` left as it may be)
+/// when the bytes are not characters of the collation's set.
+pub fn decode_into(b: &[u8], id: u32, out: &mut String) -> bool {
+    let owned = match collation_info(id).decoder {
         Decoder::Ucs2 => utf16(b, false, false),
         Decoder::Utf16 => utf16(b, false, true),
         Decoder::Utf16Le => utf16(b, true, true),
         Decoder::Utf32 => utf32(b),
-        // ASCII reads the same in every set encoding_rs decodes.
-        Decoder::Encoding(_) | Decoder::AsciiOnly if b.is_ascii() => {
-            std::str::from_utf8(b).ok().map(str::to_string)
+        // One pass over the bytes: encoding_rs lends ASCII (which reads
+        // the same in every set it decodes) as it is.
+        Decoder::Encoding(enc) if enc == encoding_rs::UTF_8 => {
+            return std::str::from_utf8(b).map(|s| out.push_str(s)).is_ok();
         }
-        Decoder::Encoding(enc) => enc
-            .decode_without_bom_handling_and_without_replacement(b)
-            .map(|s| s.into_owned()),
+        Decoder::AsciiOnly if b.is_ascii() => {
+            return std::str::from_utf8(b).map(|s| out.push_str(s)).is_ok();
+        }
+        Decoder::Encoding(enc) => {
+            return enc
+                .decode_without_bom_handling_and_without_replacement(b)
+                .map(|s| out.push_str(&s))
+                .is_some();
+        }
         Decoder::AsciiOnly => None,
-    }
+    };
+    owned.map(|s| out.push_str(&s)).is_some()
 }
 
 /// The `encoding_rs` encoding of a character set (the server's latin1 is

@@ -154,20 +154,40 @@ pub enum Value {
     },
 }
 
-fn hex(b: &[u8]) -> Value {
-    Value::Hex {
-        hex: b.iter().map(|x| format!("{x:02X}")).collect(),
+/// `b` in upper-case hex, appended to `out`.
+pub fn push_hex(out: &mut String, b: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(2 * b.len());
+    for &x in b {
+        for d in [x >> 4, x & 15] {
+            out.push(char::from(
+                DIGITS.get(usize::from(d)).copied().unwrap_or(b'0'),
+            ));
+        }
     }
+}
+
+/// The string `slot` holds (text, hex or a reason), emptied, for the
+/// value written over it to reuse.
+fn take_string(slot: &mut Value) -> String {
+    match std::mem::replace(slot, Value::Null) {
+        Value::Text(mut s) | Value::Hex { hex: mut s } | Value::Undecoded { undecoded: mut s } => {
+            s.clear();
+            s
+        }
+        _ => String::new(),
+    }
+}
+
+/// `b` as hex, written over `slot`.
+fn hex_into(b: &[u8], slot: &mut Value) {
+    let mut hex = take_string(slot);
+    push_hex(&mut hex, b);
+    *slot = Value::Hex { hex };
 }
 
 fn be(b: &[u8]) -> u64 {
     b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x))
-}
-
-/// Text in a collation's character set, or `None` when the bytes are not
-/// characters of it.
-fn text(b: &[u8], collation: u32) -> Option<String> {
-    crate::value::charset::decode(b, collation)
 }
 
 /// Fractional seconds stored in `n` bytes, as microseconds.
@@ -200,6 +220,65 @@ pub fn decode(t: &ColumnType, b: &[u8]) -> Value {
 /// Decodes the field bytes `b` of a column of type `t` whose fractional
 /// seconds have `digits` digits (`TIME(5)`: 5), when the schema says.
 pub fn decode_with_digits(t: &ColumnType, b: &[u8], digits: Option<u32>) -> Value {
+    let mut v = Value::Null;
+    decode_into(t, b, digits, &mut v);
+    v
+}
+
+/// [`decode_with_digits`] written over `slot`: text and hex reuse the
+/// string `slot` held (a row's values decoded one record after another
+/// allocate nothing once their strings are long enough).
+pub fn decode_into(t: &ColumnType, b: &[u8], digits: Option<u32>, slot: &mut Value) {
+    match (t.mtype, t.mysql_type()) {
+        (DATA_INT, _)
+            if !is_temporal_int(t.mysql_type(), b.len()) && (1..=8).contains(&b.len()) =>
+        {
+            *slot = integer(b, t.prtype & DATA_UNSIGNED != 0);
+        }
+        (DATA_FIXBINARY | DATA_BINARY, mysql::NEWDECIMAL) => hex_into(b, slot),
+        (DATA_BLOB, mysql::JSON) => *slot = decode_other(t, b, digits),
+        (DATA_BLOB, mysql::VECTOR) if b.len().is_multiple_of(4) => {
+            *slot = decode_other(t, b, digits);
+        }
+        // Bytes that are not text of the column's character set are kept,
+        // as hex.
+        _ if t.is_text() => {
+            let mut s = take_string(slot);
+            if crate::value::charset::decode_into(b, t.collation(), &mut s) {
+                // CHAR is padded with spaces, which the server strips on reading.
+                if matches!(t.mtype, DATA_CHAR | DATA_MYSQL) {
+                    s.truncate(s.trim_end_matches(' ').len());
+                }
+                *slot = Value::Text(s);
+            } else {
+                *slot = Value::Hex { hex: s };
+                hex_into(b, slot);
+            }
+        }
+        (DATA_INT | DATA_FLOAT | DATA_DOUBLE | DATA_FIXBINARY, _) => {
+            *slot = decode_other(t, b, digits);
+        }
+        _ => hex_into(b, slot),
+    }
+}
+
+/// True when an integer field of MySQL type `mysql_type` and `len` bytes
+/// holds a YEAR, DATE or a temporal value of before MySQL 5.6.4.
+fn is_temporal_int(mysql_type: u32, len: usize) -> bool {
+    matches!(
+        (mysql_type, len),
+        (mysql::YEAR, 1)
+            | (mysql::DATE | mysql::NEWDATE, 3)
+            | (mysql::DATETIME, 8)
+            | (mysql::TIMESTAMP, 4)
+            | (mysql::TIME, 3)
+    )
+}
+
+/// The values that are neither integers nor text nor hex: dates and
+/// times, floating point, BIT, binary JSON, VECTOR (hex when the bytes do
+/// not fit the type).
+fn decode_other(t: &ColumnType, b: &[u8], digits: Option<u32>) -> Value {
     let unsigned = t.prtype & DATA_UNSIGNED != 0;
     match (t.mtype, t.mysql_type()) {
         // YEAR as the server prints it: four digits, 0 as `0000`.
@@ -252,18 +331,11 @@ pub fn decode_with_digits(t: &ColumnType, b: &[u8], digits: Option<u32>) -> Valu
             },
         },
         (DATA_BLOB, mysql::VECTOR) if b.len().is_multiple_of(4) => Value::Text(vector_text(b)),
-        (DATA_FIXBINARY | DATA_BINARY, mysql::NEWDECIMAL) => hex(b),
-        // Bytes that are not text of the column's character set are kept,
-        // as hex.
-        _ if t.is_text() => match text(b, t.collation()) {
-            // CHAR is padded with spaces, which the server strips on reading.
-            Some(s) if matches!(t.mtype, DATA_CHAR | DATA_MYSQL) => {
-                Value::Text(s.trim_end_matches(' ').to_string())
-            }
-            Some(s) => Value::Text(s),
-            None => hex(b),
-        },
-        _ => hex(b),
+        _ => {
+            let mut v = Value::Null;
+            hex_into(b, &mut v);
+            v
+        }
     }
 }
 
