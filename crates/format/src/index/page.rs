@@ -217,6 +217,43 @@ impl SortedOrigins {
     }
 }
 
+/// Word `i` of the union of the list's origins (`words`) and the garbage
+/// list's (`garbage`, sorted, those below word `i` already taken), and
+/// of their intersection.
+fn word_of(
+    words: &[u64],
+    garbage: &mut std::iter::Peekable<impl Iterator<Item = usize>>,
+    i: usize,
+) -> (u64, u64) {
+    let mut in_garbage = 0u64;
+    while let Some(o) = garbage.next_if(|&o| o / 64 <= i) {
+        in_garbage |= 1 << (o % 64);
+    }
+    let listed = words.get(i).copied().unwrap_or(0);
+    (listed | in_garbage, listed & in_garbage)
+}
+
+/// True when two origins of the union are fewer than `room` bytes apart,
+/// or one is in both lists: a word at a time, with shifts, so that a
+/// sound page costs no loop per record.
+fn any_close(words: &[u64], garbage: &[usize], n_words: usize, room: usize) -> bool {
+    let mut garbage = garbage.iter().copied().peekable();
+    let mut highest: Option<usize> = None;
+    for i in 0..n_words {
+        let (all, twice) = word_of(words, &mut garbage, i);
+        if all == 0 {
+            continue;
+        }
+        let lowest = i * 64 + all.trailing_zeros() as usize;
+        let spread = (1..room).fold(0u64, |acc, d| acc | all.checked_shr(d as u32).unwrap_or(0));
+        if twice != 0 || all & spread != 0 || highest.is_some_and(|h| lowest < h + room) {
+            return true;
+        }
+        highest = Some(i * 64 + 63 - all.leading_zeros() as usize);
+    }
+    false
+}
+
 /// True the first time a garbage-list walk reaches `at`: a short list is
 /// searched, a long one gets a bitset.
 fn first_visit(walked: &[usize], seen: &mut Option<Box<Seen<PAGE_WORDS>>>, at: usize) -> bool {
@@ -517,18 +554,18 @@ impl<'a> IndexPage<'a> {
     /// origin in both lists is a pair of its own.
     fn check_overlaps(&self, list: &RecordList, free: &[usize], problems: &mut Vec<PageProblem>) {
         let sorted = SortedOrigins::of(free);
-        let mut garbage = sorted.as_slice().iter().copied().peekable();
         let words = &list.origins.0;
-        let last_word = sorted.as_slice().last().map_or(0, |&o| o / 64 + 1);
+        let n_words = words
+            .len()
+            .max(sorted.as_slice().last().map_or(0, |&o| o / 64 + 1));
         let room = self.format.extra_bytes() + 1;
+        if !any_close(words, sorted.as_slice(), n_words, room) {
+            return;
+        }
+        let mut garbage = sorted.as_slice().iter().copied().peekable();
         let mut previous: Option<usize> = None;
-        for i in 0..words.len().max(last_word) {
-            let mut in_garbage = 0u64;
-            while let Some(o) = garbage.next_if(|&o| o / 64 <= i) {
-                in_garbage |= 1 << (o % 64);
-            }
-            let listed = words.get(i).copied().unwrap_or(0);
-            let (mut all, twice) = (listed | in_garbage, listed & in_garbage);
+        for i in 0..n_words {
+            let (mut all, twice) = word_of(words, &mut garbage, i);
             while all != 0 {
                 let bit = all.trailing_zeros();
                 all &= all - 1;
@@ -757,6 +794,37 @@ mod tests {
         assert!(!b.insert(256), "beyond the set");
         b.reset(1 << 20);
         assert_eq!(b.0.len(), PAGE_WORDS);
+    }
+
+    #[test]
+    fn close_origins_are_found_within_and_across_words() {
+        let set = |origins: &[usize]| {
+            let mut b = Bits::default();
+            b.reset(1024);
+            origins.iter().for_each(|&o| {
+                b.insert(o);
+            });
+            b.0
+        };
+        let room = 6;
+        for (listed, garbage, close) in [
+            (vec![130, 136, 300], vec![], false),
+            (vec![130, 135, 300], vec![], true),
+            (vec![125, 131], vec![], false),
+            (vec![125, 130], vec![], true),
+            (vec![125, 600], vec![130], true),
+            (vec![125, 600], vec![131], false),
+            (vec![125, 600], vec![600], true),
+            (vec![125], vec![700, 705], true),
+        ] {
+            let words = set(&listed);
+            let n_words = words.len().max(garbage.last().map_or(0, |&o| o / 64 + 1));
+            assert_eq!(
+                any_close(&words, &garbage, n_words, room),
+                close,
+                "{listed:?} {garbage:?}"
+            );
+        }
     }
 
     #[test]
