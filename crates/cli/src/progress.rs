@@ -134,15 +134,22 @@ impl Drop for Progress {
 
 /// The bar's template for bytes scanned, and for a phase's count.
 const BYTES_TEMPLATE: &str = "{msg} [{bar:40}] {bytes}/{total_bytes} {elapsed}";
-const COUNT_TEMPLATE: &str = "{msg} [{bar:40}] {pos}/{len} {elapsed}";
+const COUNT_TEMPLATE: &str = "{msg} [{bar:40}] {elapsed}";
 const LABEL_TEMPLATE: &str = "{msg} {elapsed}";
 
 /// What the bar shows after `read` of `total` bytes were scanned at `rate`
 /// bytes a second, in `phase` when one was named.
 fn frame(read: u64, total: u64, rate: u64, phase: Option<&Phase>) -> Frame {
     match phase {
+        // The count is in the message: a frame drawn between the changes
+        // of the bar's template, position and message shows no number
+        // that belongs to another phase.
         Some(p) => Frame {
-            message: p.label.clone(),
+            message: if p.total > 0 {
+                format!("{} {}/{}", p.label, p.done.min(p.total), p.total)
+            } else {
+                p.label.clone()
+            },
             position: p.done.min(p.total),
             length: p.total,
             counts: true,
@@ -175,8 +182,10 @@ fn show(bar: &ProgressBar, f: Frame, template: &mut &'static str) {
         }
         *template = want;
     }
-    bar.set_length(f.length.max(1));
-    bar.set_position(f.position);
+    bar.update(|s| {
+        s.set_len(f.length.max(1));
+        s.set_pos(f.position);
+    });
     bar.set_message(f.message);
 }
 
@@ -264,10 +273,16 @@ mod tests {
         assert!(f.counts);
         assert_eq!(
             (f.message.as_str(), f.position, f.length),
-            ("naming spaces", 3, 40)
+            ("naming spaces 3/40", 3, 40)
         );
         // A count past its total stays full.
-        let over = Phase { done: 41, ..p };
+        let over = Phase {
+            done: 41,
+            ..p.clone()
+        };
         assert_eq!(frame(0, 1, 0, Some(&over)).position, 40);
+        // Not counted: the label alone.
+        let label = Phase { total: 0, ..p };
+        assert_eq!(frame(0, 1, 0, Some(&label)).message, "naming spaces");
     }
 }
