@@ -170,7 +170,7 @@ fn carved_pages(file: &Path) -> Vec<CarvedPage> {
 
 /// `file` as a carved space of `pages`, read in place.
 fn open_carved(file: &Path, pages: &[CarvedPage], len: u64) -> Tablespace {
-    let inputs = Arc::new(CarveInputs::open(&[file.to_path_buf()]).unwrap());
+    let inputs = Arc::new(CarveInputs::new(&[file.to_path_buf()]));
     let source = CarvedSource::new(inputs, PAGE as u32, len, pages.iter().copied());
     Tablespace::open_carved("carved:t_plain".into(), source, OpenOptions::default()).unwrap()
 }
@@ -230,4 +230,59 @@ fn a_page_changed_after_the_scan_is_reported_not_used() {
             input: file.clone(),
         }]
     );
+}
+
+#[test]
+fn a_fifo_input_is_scanned_once_and_not_opened_again() {
+    // Two real table files written into a FIFO: the scan reads them; the
+    // SDI cannot be read again from a FIFO (opening it again would wait for
+    // a writer forever), so the spaces are found but not named, and a note
+    // says why.
+    let dir = tempfile::tempdir().unwrap();
+    let set = "mysql-p16k/purged";
+    let t = truth(set);
+    let (_, plain) = unpack(dir.path(), &format!("{set}/files/test/t_plain.ibd.gz"));
+    let (_, desc) = unpack(dir.path(), &format!("{set}/files/test/t_desc.ibd.gz"));
+    let fifo = dir.path().join("pipe");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let image: Vec<u8> = plain.iter().chain(&desc).copied().collect();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            f.write_all(&image).unwrap();
+        })
+    };
+    let arg = fifo.as_os_str();
+    let run = crate::support::run_limited(
+        &["--format".as_ref(), "json".as_ref(), "carve".as_ref(), arg],
+        &[],
+        std::time::Duration::from_secs(60),
+    );
+    writer.join().unwrap();
+    assert!(
+        run.status.is_some_and(|s| s.success()),
+        "{:?} {}",
+        run.status,
+        run.stderr
+    );
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    for (name, bytes) in [("test/t_plain", &plain), ("test/t_desc", &desc)] {
+        let table = crate::support::entry(&t, "tables", |x| x["name"] == name);
+        let id = table["innodb_tables"][0]["space_id"].as_u64().unwrap();
+        let s = space(&r, id);
+        let written = bytes
+            .chunks(PAGE)
+            .filter(|p| p.iter().any(|&b| b != 0))
+            .count();
+        assert_eq!(s["pages"], written as u64, "{s}");
+        assert_eq!(s["tables"], serde_json::json!([]), "{s}");
+        let notes = s["notes"].to_string();
+        assert!(notes.contains("not a regular file or block device"), "{s}");
+    }
 }

@@ -9,41 +9,68 @@
 //! another in one input are read with one positioned read.
 
 use crate::carve::CarvedPage;
-use crate::SpaceError;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// The inputs of a carve, each opened once, read-only, and shared by every
-/// carved space read from them.
+/// An input opened for reading again, or why it cannot be.
+type Opened = Result<File, (std::io::ErrorKind, String)>;
+
+/// The inputs of a carve, each opened once (when a page is first read from
+/// it), read-only, and shared by every carved space read from them. Only a
+/// regular file or a block device is read again: a pipe or FIFO was read
+/// once by the scan (opening it again could wait for a writer forever).
 #[derive(Debug)]
 pub struct CarveInputs {
-    files: Vec<(PathBuf, File)>,
+    files: Vec<(PathBuf, OnceLock<Opened>)>,
 }
 
 impl CarveInputs {
-    /// Opens every input read-only, in the order the carve scanned them
-    /// (the order [`CarvedPage::input`] counts in).
-    pub fn open(paths: &[PathBuf]) -> Result<Self, SpaceError> {
-        let files = paths
-            .iter()
-            .map(|p| {
-                File::open(p)
-                    .map(|f| (p.clone(), f))
-                    .map_err(|source| SpaceError::Io {
-                        path: p.clone(),
-                        source,
-                    })
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(CarveInputs { files })
+    /// The inputs, in the order the carve scanned them (the order
+    /// [`CarvedPage::input`] counts in); none is opened yet.
+    pub fn new(paths: &[PathBuf]) -> Self {
+        CarveInputs {
+            files: paths.iter().map(|p| (p.clone(), OnceLock::new())).collect(),
+        }
     }
 
-    /// The path and open file of input `i`.
-    fn get(&self, i: u32) -> Option<&(PathBuf, File)> {
-        self.files.get(usize::try_from(i).ok()?)
+    /// The path of input `i` and the input opened (or why it cannot be).
+    fn get(&self, i: u32) -> Option<(&Path, std::io::Result<&File>)> {
+        let (path, once) = self.files.get(usize::try_from(i).ok()?)?;
+        let opened = once
+            .get_or_init(|| open_again(path))
+            .as_ref()
+            .map_err(|(kind, msg)| std::io::Error::new(*kind, msg.clone()));
+        Some((path.as_path(), opened))
     }
+}
+
+/// Opens `path` read-only when it is a regular file or a block device.
+fn open_again(path: &Path) -> Opened {
+    let meta = std::fs::metadata(path).map_err(|e| (e.kind(), e.to_string()))?;
+    if !(meta.is_file() || is_block_device(&meta)) {
+        return Err((
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{}: not a regular file or block device, so its pages cannot be read again after the scan",
+                path.display()
+            ),
+        ));
+    }
+    File::open(path).map_err(|e| (e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// True for a block device.
+#[cfg(unix)]
+fn is_block_device(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type())
+}
+
+/// No block devices here.
+#[cfg(not(unix))]
+fn is_block_device(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// A page that was not the page the scan found when it was read again
@@ -226,7 +253,7 @@ impl CarvedSource {
             dst.fill(0);
             return Ok(());
         };
-        let got = read_full(file, first.offset, dst)?;
+        let got = read_full(file?, first.offset, dst)?;
         let ps = usize::try_from(self.page_size).unwrap_or(usize::MAX);
         for (k, (p, page)) in run.iter().zip(dst.chunks_mut(ps)).enumerate() {
             if (k + 1) * ps > got || !p.still_valid(page) {

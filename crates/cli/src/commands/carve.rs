@@ -34,7 +34,7 @@ pub fn run(
     let (scanned, pages) = scan_all(inputs, files)?;
     let mut report = CarveReport::build(scanned, pages);
     let carved = Carved {
-        inputs: Arc::new(CarveInputs::open(files)?),
+        inputs: Arc::new(CarveInputs::new(files)),
         files,
     };
     match dir {
