@@ -285,4 +285,30 @@ fn a_fifo_input_is_scanned_once_and_not_opened_again() {
         let notes = s["notes"].to_string();
         assert!(notes.contains("not a regular file or block device"), "{s}");
     }
+
+    // With --out: refused (exit 2) before any file is written.
+    let writer = {
+        let fifo = fifo.clone();
+        let image: Vec<u8> = plain.iter().chain(&desc).copied().collect();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            // The reader may stop early: a broken pipe is no failure here.
+            let _ = f.write_all(&image);
+        })
+    };
+    let out = dir.path().join("out");
+    let run = crate::support::run_limited(
+        &["carve".as_ref(), arg, "--out".as_ref(), out.as_os_str()],
+        &[],
+        std::time::Duration::from_secs(60),
+    );
+    writer.join().unwrap();
+    assert_eq!(run.status.and_then(|s| s.code()), Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot be read again"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(listing(&out), vec![]);
 }

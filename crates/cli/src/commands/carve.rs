@@ -71,6 +71,14 @@ fn write_all(
             "exists: carve never overwrites a file",
         ));
     }
+    let used: std::collections::BTreeSet<u32> = report
+        .spaces
+        .iter()
+        .flat_map(|s| s.newest.iter().map(|p| p.input))
+        .collect();
+    for f in used.iter().filter_map(|&i| files.get(i as usize)) {
+        can_read_again(f)?;
+    }
     let n = report.spaces.len() as u64;
     for (i, s) in report.spaces.iter_mut().enumerate() {
         inputs.progress_phase("writing spaces", i as u64, n);
@@ -166,9 +174,7 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
         let slot = sources.get_mut(p.input as usize);
         let src = match slot {
             Some(Some(f)) => f,
-            Some(slot) => {
-                slot.insert(File::open(input).map_err(|e| CliError::file(input, e.to_string()))?)
-            }
+            Some(slot) => slot.insert(open_again(input)?),
             None => continue,
         };
         src.seek(SeekFrom::Start(p.offset))
@@ -279,6 +285,38 @@ pub(super) fn note_changed(s: &mut CarvedSpace, space: &Tablespace) {
             s.notes.push(note);
         }
     }
+}
+
+/// Opens the input `f` again to read pages from it: only a regular file
+/// or a block device (a pipe or FIFO, read once by the scan, would wait
+/// for a writer forever).
+fn open_again(f: &Path) -> Result<File, CliError> {
+    can_read_again(f)?;
+    File::open(f).map_err(|e| CliError::file(f, e.to_string()))
+}
+
+/// An error unless the input `f` is a regular file or a block device.
+fn can_read_again(f: &Path) -> Result<(), CliError> {
+    let meta = std::fs::metadata(f).map_err(|e| CliError::file(f, e.to_string()))?;
+    if meta.is_file() || is_block_device(&meta) {
+        return Ok(());
+    }
+    Err(CliError::file(
+        f,
+        "not a regular file or block device, so its pages cannot be read again to write them (carve a copy of it)",
+    ))
+}
+
+/// True for a block device.
+#[cfg(unix)]
+fn is_block_device(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type())
+}
+
+/// No block devices here.
+#[cfg(not(unix))]
+fn is_block_device(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// True when the input `f` is the tablespace `s` as a whole (its length
