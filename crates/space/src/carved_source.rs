@@ -6,7 +6,9 @@
 //! time it is read ([`CarvedPage::still_valid`]): one that changed since
 //! the scan is served as zeros, never trusted, and is remembered as a
 //! [`ChangedPage`] for the caller to report. Pages that lie one after
-//! another in one input are read with one positioned read.
+//! another in one input are read with one positioned read. An input is
+//! opened again only when it is a regular file or a block device: a pipe
+//! read once by the scan is not (its pages' reads fail, saying so).
 
 use crate::carve::CarvedPage;
 use std::collections::BTreeMap;

@@ -49,7 +49,7 @@ pub fn run(
 
 /// The inputs of a carve, open for reading carved spaces in place.
 pub(super) struct Carved<'a> {
-    /// Each input, opened once.
+    /// Each input, opened once, when a page is first read from it.
     pub inputs: Arc<CarveInputs>,
     /// Their paths, in the order given.
     pub files: &'a [PathBuf],
