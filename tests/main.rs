@@ -16,6 +16,7 @@ mod browse;
 mod carve;
 mod carve_dropped;
 mod carve_dropped_mysql;
+mod carve_in_place;
 mod changing_files;
 mod count_stats;
 mod crafted_corruption;

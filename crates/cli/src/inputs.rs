@@ -102,6 +102,12 @@ impl Inputs {
         self.progress.bytes(total)
     }
 
+    /// Names the phase of work after the scans on the progress bar, at
+    /// `done` of `total` things (`total` 0: not counted).
+    pub fn progress_phase(&self, label: &str, done: u64, total: u64) {
+        self.progress.phase(label, done, total);
+    }
+
     /// The data directory, for a command given no file.
     pub fn datadir(&self, command: &'static str) -> Result<&DataDir, CliError> {
         self.datadir

@@ -93,6 +93,14 @@ impl CarvedPage {
             Vendor::MySql
         }
     }
+
+    /// True when `page`, read again from where the scan found this page, is
+    /// still that page: its checksum verifies with the same algorithm and
+    /// `FIL_PAGE_OFFSET` (offset 4) is the same page number.
+    pub fn still_valid(&self, page: &[u8]) -> bool {
+        checksum::verify(page, self.layout()).algorithm() == Some(self.algorithm)
+            && u32_at(page, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").ok() == Some(self.page_no)
+    }
 }
 
 /// What a whole scan of one input read.

@@ -10,6 +10,7 @@
 pub mod btree;
 pub mod btree_summary;
 pub mod carve;
+pub mod carved_source;
 pub mod datadir;
 pub mod detect;
 pub mod dictionary;

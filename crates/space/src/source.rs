@@ -8,17 +8,29 @@
 //! user's (`OpenOptions::gz_limit`) when given, else the size their page 0
 //! claims (twice `FSP_SIZE` pages, and some slack) and at most
 //! [`GZ_LIMIT_DEFAULT`]; never more than the free space of the temporary
-//! directory — a small crafted `.gz` cannot fill the disk.
+//! directory — a small crafted `.gz` cannot fill the disk. A carved
+//! space ([`CarvedSource`]) is read in place, from the inputs `carve`
+//! found its pages in.
 
+use crate::carved_source::{CarvedSource, ChangedPage};
 use crate::SpaceError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// An open tablespace file (or its inflated copy).
+/// Where a [`Source`]'s bytes come from.
+#[derive(Debug)]
+enum Backing {
+    /// A file (or the inflated copy of a `.gz`).
+    File(File),
+    /// The pages of a carved space, where `carve` found them.
+    Carved(CarvedSource),
+}
+
+/// An open tablespace file (or its inflated copy, or a carved space).
 #[derive(Debug)]
 pub struct Source {
-    file: File,
+    backing: Backing,
     /// The file's length when it was opened.
     len: u64,
     /// True when the file was gzip-compressed and inflated to a temporary file.
@@ -87,11 +99,30 @@ impl Source {
         }
         let len = file.metadata().map_err(io)?.len();
         Ok(Source {
-            file,
+            backing: Backing::File(file),
             len,
             inflated_from_gzip,
             allocated_bytes,
         })
+    }
+
+    /// The carved space `carved`, read in place.
+    pub fn carved(carved: CarvedSource) -> Self {
+        Source {
+            len: carved.len(),
+            backing: Backing::Carved(carved),
+            inflated_from_gzip: false,
+            allocated_bytes: None,
+        }
+    }
+
+    /// Of a carved space, the pages read so far that had changed since the
+    /// scan (served as zeros); empty for a file.
+    pub fn changed_pages(&self) -> Vec<ChangedPage> {
+        match &self.backing {
+            Backing::File(_) => Vec::new(),
+            Backing::Carved(c) => c.changed(),
+        }
     }
 
     /// The file's length in bytes when it was opened.
@@ -106,7 +137,10 @@ impl Source {
 
     /// The file's length now (it may have changed since it was opened).
     pub fn current_len(&self) -> std::io::Result<u64> {
-        Ok(self.file.metadata()?.len())
+        match &self.backing {
+            Backing::File(file) => Ok(file.metadata()?.len()),
+            Backing::Carved(c) => Ok(c.len()),
+        }
     }
 
     /// The first `max` bytes of the file (fewer when it is shorter).
@@ -122,24 +156,34 @@ impl Source {
     /// only a hole follows up to the end of the file. Where the file system
     /// cannot tell, every byte is data (`Some(offset)`).
     pub fn next_data(&self, offset: u64) -> Option<u64> {
-        seek_data_or_hole(&self.file, offset, true).unwrap_or(Some(offset))
+        match &self.backing {
+            Backing::File(file) => seek_data_or_hole(file, offset, true).unwrap_or(Some(offset)),
+            Backing::Carved(c) => c.next_data(offset),
+        }
     }
 
     /// Where the hole that follows `offset` (a data byte) begins: the end of
     /// the file when no hole follows, or when the file system cannot tell.
     pub fn next_hole(&self, offset: u64) -> u64 {
-        seek_data_or_hole(&self.file, offset, false)
-            .ok()
-            .flatten()
-            .unwrap_or(u64::MAX)
+        match &self.backing {
+            Backing::File(file) => seek_data_or_hole(file, offset, false)
+                .ok()
+                .flatten()
+                .unwrap_or(u64::MAX),
+            Backing::Carved(c) => c.next_hole(offset),
+        }
     }
 
     /// Fills `buf` with the bytes at `offset` (fewer only at the end of the
     /// file); returns how many were read.
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let file = match &self.backing {
+            Backing::File(file) => file,
+            Backing::Carved(c) => return c.read_at(offset, buf),
+        };
         let mut done = 0;
         while let Some(rest) = buf.get_mut(done..).filter(|rest| !rest.is_empty()) {
-            match positioned_read(&self.file, rest, offset + done as u64) {
+            match positioned_read(file, rest, offset + done as u64) {
                 Ok(0) => break,
                 Ok(n) => done += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -256,12 +300,14 @@ fn read_up_to(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// One positioned read of `file` at `offset` into `buf`.
 #[cfg(unix)]
-fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+pub(crate) fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     std::os::unix::fs::FileExt::read_at(file, buf, offset)
 }
 
+/// One positioned read of `file` at `offset` into `buf`.
 #[cfg(windows)]
-fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+pub(crate) fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }

@@ -1,5 +1,6 @@
 //! An open tablespace file: its format, page count and pages.
 
+use crate::carved_source::{CarvedSource, ChangedPage};
 use crate::detect::{self, Page0, Page0Problem, PAGE_SIZES};
 use crate::doublewrite::DoublewriteArea;
 use crate::finding::{Finding, FindingKind};
@@ -111,6 +112,33 @@ impl Tablespace {
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self, SpaceError> {
         let path = path.as_ref().to_path_buf();
         let source = Source::open(&path, options.gz_limit)?;
+        Self::from_source(path, source, options)
+    }
+
+    /// A carved space read in place, from where `carve` found its pages
+    /// (nothing is written): page size and layout decided as for a file;
+    /// `name` stands for its path in messages. Pages changed since the scan
+    /// read as zeros and are listed by [`Self::changed_pages`].
+    pub fn open_carved(
+        name: PathBuf,
+        carved: CarvedSource,
+        options: OpenOptions,
+    ) -> Result<Self, SpaceError> {
+        Self::from_source(name, Source::carved(carved), options)
+    }
+
+    /// Of a carved space ([`Self::open_carved`]), the pages read so far that
+    /// had changed since the scan; empty for a file.
+    pub fn changed_pages(&self) -> Vec<ChangedPage> {
+        self.source.changed_pages()
+    }
+
+    /// Decides the page size and layout of the bytes of `source`.
+    fn from_source(
+        path: PathBuf,
+        source: Source,
+        options: OpenOptions,
+    ) -> Result<Self, SpaceError> {
         if source.is_empty() {
             return Err(SpaceError::Empty { path });
         }

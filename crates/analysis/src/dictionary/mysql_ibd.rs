@@ -13,16 +13,20 @@ pub mod remnants;
 
 use crate::dictionary::sdi;
 use crate::reports::sdi_report::SdiReport;
-use crate::rows::index_scan::{pages_of_index, ScannedPage};
+use crate::rows::index_scan::ScannedPage;
 use crate::rows::records::{IndexField, RecordsReport, Row, RowState, Schema};
+use innodb_format::bytes::{u16_at, u32_at, u64_at};
+use innodb_format::fil::header::{FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_TYPE};
+use innodb_format::fil::page_type::PageType;
+use innodb_format::index::header::{PAGE_INDEX_ID, PAGE_LEVEL};
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::dd::{
     DdColumn, DdIndex, DdIndexElement, DdPartition, DdPartitionIndex, DdTable, DdTablespace,
     DdTablespaceFile,
 };
 use innodb_space::dictionary::Dictionary;
-use innodb_space::{Finding, Tablespace};
-use std::collections::{BTreeMap, HashSet};
+use innodb_space::{Finding, ScanItem, Tablespace};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The rows of one dictionary table, its fields by name.
 struct Rows {
@@ -144,12 +148,19 @@ fn read_tables(space: &Tablespace, deleted: bool) -> Result<(Read, Vec<Finding>)
     let defs = sdi::objects(&sdi).tables;
     let mut findings: Vec<Finding> = sdi.findings.clone();
     let mut read = BTreeMap::new();
+    // The garbage rows are looked for on every INDEX page: the pages of
+    // every index found in one pass, not one pass per table.
+    let pages = if deleted {
+        index_pages(space)
+    } else {
+        HashMap::new()
+    };
     for name in TABLES {
         let def = defs
             .iter()
             .find(|t| t.schema_ref == "mysql" && t.name == name)
             .ok_or_else(|| format!("{file}: its SDI does not describe mysql.{name}"))?;
-        let rows = rows_of(space, def, name, deleted, &mut findings)
+        let rows = rows_of(space, def, name, deleted.then_some(&pages), &mut findings)
             .map_err(|e| format!("{file}: mysql.{name}: {e}"))?;
         read.insert(name, rows);
     }
@@ -192,13 +203,40 @@ fn assembly(read: &Read) -> Result<Assembly<'_>, String> {
     })
 }
 
-/// The live rows of the dictionary table `def` of `space` (with
-/// `deleted`, then its delete-marked and garbage-list rows).
+/// The INDEX pages of `space` by index id, each page's first bytes read
+/// once, in one pass over the file (what `pages_of_index` finds for one
+/// index, for every index).
+fn index_pages(space: &Tablespace) -> HashMap<u64, Vec<ScannedPage>> {
+    let mut out: HashMap<u64, Vec<ScannedPage>> = HashMap::new();
+    space.for_each_page(0, u32::MAX, |item| {
+        let ScanItem::Page(n, buf) = item else {
+            return;
+        };
+        let is_index = u16_at(buf, FIL_PAGE_TYPE, "FIL_PAGE_TYPE")
+            .is_ok_and(|t| PageType(t) == PageType::INDEX);
+        let Some(id) = u64_at(buf, PAGE_INDEX_ID, "PAGE_INDEX_ID")
+            .ok()
+            .filter(|_| is_index)
+        else {
+            return;
+        };
+        out.entry(id).or_default().push(ScannedPage {
+            position: n,
+            page_no: u32_at(buf, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").unwrap_or(n),
+            level: u16_at(buf, PAGE_LEVEL, "PAGE_LEVEL").unwrap_or(0),
+            lsn: u64_at(buf, FIL_PAGE_LSN, "FIL_PAGE_LSN").unwrap_or(0),
+        });
+    });
+    out
+}
+
+/// The live rows of the dictionary table `def` of `space` (with the
+/// INDEX pages of `deleted`, then its delete-marked and garbage-list rows).
 fn rows_of(
     space: &Tablespace,
     def: &DdTable,
     name: &'static str,
-    deleted: bool,
+    deleted: Option<&HashMap<u64, Vec<ScannedPage>>>,
     findings: &mut Vec<Finding>,
 ) -> Result<Rows, String> {
     let leaf = def
@@ -207,7 +245,7 @@ fn rows_of(
         .find(|l| l.space_id == Some(space.space_id()))
         .ok_or("its SDI gives it no index in this tablespace")?;
     let schema = Schema::from_dd(def, &leaf).ok_or("its SDI has a column of no known type")?;
-    let r = RecordsReport::build(space, &schema, None, deleted, None)
+    let r = RecordsReport::build(space, &schema, None, deleted.is_some(), None)
         .map_err(|_| "its SDI has no clustered index".to_string())?;
     if !r.layout.fits() {
         return Err(format!(
@@ -218,8 +256,15 @@ fn rows_of(
     let mut rows = r.rows;
     let mut erased = r.erased_records;
     let mut all_findings = r.findings;
-    if deleted {
-        off_tree_rows(space, &schema, &mut rows, &mut erased, &mut all_findings);
+    if let Some(pages) = deleted {
+        off_tree_rows(
+            space,
+            &schema,
+            pages,
+            &mut rows,
+            &mut erased,
+            &mut all_findings,
+        );
     }
     findings.extend(all_findings.into_iter().map(|mut f| {
         f.message = format!("mysql.{name}: {}", f.message);
@@ -239,6 +284,7 @@ fn rows_of(
 fn off_tree_rows(
     space: &Tablespace,
     schema: &Schema,
+    pages: &HashMap<u64, Vec<ScannedPage>>,
     rows: &mut Vec<Row>,
     erased: &mut usize,
     findings: &mut Vec<Finding>,
@@ -247,9 +293,12 @@ fn off_tree_rows(
         return;
     };
     let in_tree: HashSet<u32> = rows.iter().map(|r| r.page).collect();
-    let mut leaves: Vec<ScannedPage> = pages_of_index(space, index.id)
+    let mut leaves: Vec<ScannedPage> = pages
+        .get(&index.id)
         .into_iter()
+        .flatten()
         .filter(|p| p.level == 0 && !in_tree.contains(&p.page_no))
+        .copied()
         .collect();
     // The newest copy of each page number.
     leaves.sort_by(|a, b| (a.page_no, b.lsn).cmp(&(b.page_no, a.lsn)));

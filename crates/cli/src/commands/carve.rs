@@ -1,5 +1,7 @@
 //! `carve INPUT… [--out DIR]`: InnoDB pages found anywhere in the inputs,
 //! grouped by tablespace; with `--out`, each tablespace rebuilt as a file.
+//! Without `--out` nothing is written anywhere: a space whose SDI or
+//! dictionary is read is read in place, from where its pages were found.
 
 use crate::inputs::Inputs;
 use crate::output::Output;
@@ -7,15 +9,16 @@ use crate::CliError;
 use innodb_analysis::dictionary::sdi::dictionary_of;
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedInput, CarvedSpace};
 use innodb_analysis::reports::dropped_tables::DroppedTables;
-use innodb_format::checksum;
 use innodb_format::fil::page_type::PageType;
 use innodb_render::carve_text;
 use innodb_space::carve::{scan, CarvedPage};
-use innodb_space::Tablespace;
+use innodb_space::carved_source::{CarveInputs, CarvedSource};
+use innodb_space::{SpaceError, Tablespace};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// `carve INPUT… [--out DIR]`: exit 0 once every input was read, 2 when
 /// one cannot be read or `DIR` cannot be used.
@@ -30,29 +33,61 @@ pub fn run(
     }
     let (scanned, pages) = scan_all(inputs, files)?;
     let mut report = CarveReport::build(scanned, pages);
+    let carved = Carved {
+        inputs: Arc::new(CarveInputs::new(files)),
+        files,
+    };
     match dir {
-        Some(d) => {
-            // Refused before anything is written, not half way.
-            if let Some(s) = report.spaces.iter().find(|s| d.join(file_name(s)).exists()) {
-                let path = d.join(file_name(s));
-                return Err(CliError::file(
-                    &path,
-                    "exists: carve never overwrites a file",
-                ));
-            }
-            for s in &mut report.spaces {
-                let path = d.join(file_name(s));
-                write_space(files, s, &path, &|_| true)?;
-                name_tables(inputs, s, &path);
-                s.file = Some(path.display().to_string());
-            }
-        }
-        None => name_in_temp(inputs, files, &mut report)?,
+        Some(d) => write_all(inputs, files, d, &mut report)?,
+        None => name_in_place(inputs, &carved, &mut report),
     }
-    dropped_sys_tables(inputs, files, &mut report)?;
-    super::carve_mysql::dropped(inputs, files, &mut report)?;
+    dropped_sys_tables(inputs, &carved, &mut report);
+    super::carve_mysql::dropped(inputs, &carved, &mut report);
     out.report(inputs.format, &report, carve_text::report);
     Ok(0)
+}
+
+/// The inputs of a carve, open for reading carved spaces in place.
+pub(super) struct Carved<'a> {
+    /// Each input, opened once, when a page is first read from it.
+    pub inputs: Arc<CarveInputs>,
+    /// Their paths, in the order given.
+    pub files: &'a [PathBuf],
+}
+
+/// `--out DIR`: every space written to `DIR` (refused before anything is
+/// written when one of the files exists), its SDI's tables named.
+fn write_all(
+    inputs: &Inputs,
+    files: &[PathBuf],
+    d: &Path,
+    report: &mut CarveReport,
+) -> Result<(), CliError> {
+    // Refused before anything is written, not half way.
+    if let Some(s) = report.spaces.iter().find(|s| d.join(file_name(s)).exists()) {
+        let path = d.join(file_name(s));
+        return Err(CliError::file(
+            &path,
+            "exists: carve never overwrites a file",
+        ));
+    }
+    let used: std::collections::BTreeSet<u32> = report
+        .spaces
+        .iter()
+        .flat_map(|s| s.newest.iter().map(|p| p.input))
+        .collect();
+    for f in used.iter().filter_map(|&i| files.get(i as usize)) {
+        can_read_again(f)?;
+    }
+    let n = report.spaces.len() as u64;
+    for (i, s) in report.spaces.iter_mut().enumerate() {
+        inputs.progress_phase("writing spaces", i as u64, n);
+        let path = d.join(file_name(s));
+        write_space(files, s, &path)?;
+        name_tables(inputs, s, &path);
+        s.file = Some(path.display().to_string());
+    }
+    Ok(())
 }
 
 /// Every input read once, in order: what each held, and every page found.
@@ -122,13 +157,8 @@ fn check_out_dir(dir: &Path, files: &[PathBuf]) -> Result<(), CliError> {
 
 /// Writes `s` to `path` (which must not exist): each page's newest copy,
 /// read again from its input and checked again, at its page number; pages
-/// not found (or not `kept`) are holes. The file is as long as the space's size.
-fn write_space(
-    files: &[PathBuf],
-    s: &mut CarvedSpace,
-    path: &Path,
-    kept: &dyn Fn(&CarvedPage) -> bool,
-) -> Result<(), CliError> {
+/// not found are holes. The file is as long as the space's size.
+fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<(), CliError> {
     let mut dest = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -137,22 +167,20 @@ fn write_space(
     let mut sources: Vec<Option<File>> = files.iter().map(|_| None).collect();
     let mut page = vec![0u8; s.page_size as usize];
     let mut notes = Vec::new();
-    for p in s.newest.iter().filter(|p| kept(p)) {
+    for p in &s.newest {
         let Some(input) = files.get(p.input as usize) else {
             continue;
         };
         let slot = sources.get_mut(p.input as usize);
         let src = match slot {
             Some(Some(f)) => f,
-            Some(slot) => {
-                slot.insert(File::open(input).map_err(|e| CliError::file(input, e.to_string()))?)
-            }
+            Some(slot) => slot.insert(open_again(input)?),
             None => continue,
         };
         src.seek(SeekFrom::Start(p.offset))
             .and_then(|_| src.read_exact(&mut page))
             .map_err(|e| CliError::file(input, format!("offset {}: {e}", p.offset)))?;
-        if !still_valid(&page, p) {
+        if !p.still_valid(&page) {
             notes.push(format!(
                 "page {} at offset {} of {} changed since the scan: not written",
                 p.page_no,
@@ -172,12 +200,6 @@ fn write_space(
     Ok(())
 }
 
-/// True when the page read again is still the page the scan found.
-fn still_valid(page: &[u8], p: &CarvedPage) -> bool {
-    checksum::verify(page, p.layout()).algorithm() == Some(p.algorithm)
-        && innodb_format::bytes::u32_at(page, 4, "FIL_PAGE_OFFSET").ok() == Some(p.page_no)
-}
-
 /// The tables the SDI of the rebuilt file `path` names.
 fn name_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
     if !s.has_sdi() {
@@ -195,57 +217,115 @@ fn name_tables(inputs: &Inputs, s: &mut CarvedSpace, path: &Path) {
 /// The dropped tables each system tablespace found remembers in its
 /// `SYS_*` records, read from the file `--out` wrote, else from the input
 /// when it is that tablespace and the only input (`carve ibdata1`), else
-/// from the space rebuilt in a temporary directory (every page found; the
-/// rest holes).
-fn dropped_sys_tables(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    report: &mut CarveReport,
-) -> Result<(), CliError> {
-    if !report.spaces.iter().any(CarvedSpace::has_sys_tables) {
-        return Ok(());
-    }
-    // An image holding more than the tablespace is rebuilt, as is a
-    // system tablespace given beside other inputs.
-    let whole = if files.len() == 1 { files } else { &[] };
-    let tmp = tempfile::tempdir()
-        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
+/// in place from the inputs (every page found; the rest holes).
+fn dropped_sys_tables(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
+    // An image holding more than the tablespace is read through its map,
+    // as is a system tablespace given beside other inputs.
+    let whole = if carved.files.len() == 1 {
+        carved.files
+    } else {
+        &[]
+    };
     for s in report.spaces.iter_mut().filter(|s| s.has_sys_tables()) {
-        let path = space_path(inputs, files, whole, s, tmp.path())?;
-        match Tablespace::open(&path, inputs.options.clone()) {
-            Ok(space) => s.dropped_tables = Some(DroppedTables::build(&space)),
+        inputs.progress_phase("reading the dictionary of the system tablespace", 0, 0);
+        match open_space(inputs, carved, whole, s) {
+            Ok(space) => {
+                s.dropped_tables = Some(DroppedTables::build(&space));
+                note_changed(s, &space);
+            }
             Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
         }
     }
-    Ok(())
 }
 
-/// Where the carved space `s` is read as a tablespace: the file `--out`
-/// wrote, else one of `whole` that is that tablespace as the server left
-/// it (its space id, page size and `FSP_SIZE`), else the space rebuilt
-/// from `files` in `tmp` (once: a later call finds it there).
-pub(super) fn space_path(
+/// The carved space `s` as a tablespace: the file `--out` wrote, else one
+/// of `whole` that is that tablespace as the server left it (its space id,
+/// page size and `FSP_SIZE`), else read in place from where its pages were
+/// found (nothing written).
+pub(super) fn open_space(
     inputs: &Inputs,
-    files: &[PathBuf],
+    carved: &Carved<'_>,
     whole: &[PathBuf],
-    s: &mut CarvedSpace,
-    tmp: &Path,
-) -> Result<PathBuf, CliError> {
+    s: &CarvedSpace,
+) -> Result<Tablespace, SpaceError> {
     if let Some(f) = &s.file {
-        return Ok(PathBuf::from(f));
+        return Tablespace::open(f, inputs.options.clone());
     }
     if let Some(f) = whole.iter().find(|f| is_the_space(inputs, f, s)) {
-        return Ok(f.clone());
+        return Tablespace::open(f, inputs.options.clone());
     }
-    let path = tmp.join(file_name(s));
-    if !path.exists() {
-        write_space(files, s, &path, &|_| true)?;
-    }
-    Ok(path)
+    in_place(inputs, carved, s, |_| true)
 }
 
-/// True when the input `f` is the tablespace `s` as a whole.
+/// The pages of `s` that `keep` keeps, read in place from where they were
+/// found; the others read as holes.
+fn in_place(
+    inputs: &Inputs,
+    carved: &Carved<'_>,
+    s: &CarvedSpace,
+    keep: impl Fn(&CarvedPage) -> bool,
+) -> Result<Tablespace, SpaceError> {
+    let pages = s.newest.iter().filter(|p| keep(p)).copied();
+    let source = CarvedSource::new(carved.inputs.clone(), s.page_size, s.file_len(), pages);
+    let name = PathBuf::from(format!("carved:{}", file_name(s)));
+    Tablespace::open_carved(name, source, inputs.options.clone())
+}
+
+/// Notes on `s` each page of it that `space` (read in place) found changed
+/// since the scan, once.
+pub(super) fn note_changed(s: &mut CarvedSpace, space: &Tablespace) {
+    for c in space.changed_pages() {
+        let note = format!(
+            "page {} at offset {} of {} changed since the scan: not used",
+            c.page_no,
+            c.offset,
+            c.input.display()
+        );
+        if !s.notes.contains(&note) {
+            s.notes.push(note);
+        }
+    }
+}
+
+/// Opens the input `f` again to read pages from it: only a regular file
+/// or a block device (a pipe or FIFO, read once by the scan, would wait
+/// for a writer forever).
+fn open_again(f: &Path) -> Result<File, CliError> {
+    can_read_again(f)?;
+    File::open(f).map_err(|e| CliError::file(f, e.to_string()))
+}
+
+/// An error unless the input `f` is a regular file or a block device.
+fn can_read_again(f: &Path) -> Result<(), CliError> {
+    let meta = std::fs::metadata(f).map_err(|e| CliError::file(f, e.to_string()))?;
+    if meta.is_file() || is_block_device(&meta) {
+        return Ok(());
+    }
+    Err(CliError::file(
+        f,
+        "not a regular file or block device, so its pages cannot be read again to write them (carve a copy of it)",
+    ))
+}
+
+/// True for a block device.
+#[cfg(unix)]
+fn is_block_device(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type())
+}
+
+/// No block devices here.
+#[cfg(not(unix))]
+fn is_block_device(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// True when the input `f` is the tablespace `s` as a whole (its length
+/// first: an input of another length is not, unless it is a `.gz`).
 fn is_the_space(inputs: &Inputs, f: &Path, s: &CarvedSpace) -> bool {
+    let pages = std::fs::metadata(f).map(|m| m.len() / u64::from(s.page_size.max(1)));
+    if pages.is_ok_and(|n| s.size_pages.map(u64::from) != Some(n)) && !is_gzip(f) {
+        return false;
+    }
     Tablespace::open(f, inputs.options.clone()).is_ok_and(|space| {
         space.space_id() == s.space_id
             && space.format().physical_page_size() == s.page_size as usize
@@ -253,36 +333,42 @@ fn is_the_space(inputs: &Inputs, f: &Path, s: &CarvedSpace) -> bool {
     })
 }
 
+/// True when `f` begins with the gzip magic (`1f 8b`): a `.gz` input,
+/// which a tablespace open inflates.
+fn is_gzip(f: &Path) -> bool {
+    let mut magic = [0u8; 2];
+    File::open(f).is_ok_and(|mut file| file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b])
+}
+
 /// Without `--out`: of each space with SDI pages, what its SDI is read
 /// through (page 0, the extent descriptor and INODE pages that lead to the
-/// SDI root, the SDI index and its BLOB pages) written in a temporary
-/// directory, only to read the names its SDI holds.
-fn name_in_temp(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    report: &mut CarveReport,
-) -> Result<(), CliError> {
-    if !report.spaces.iter().any(CarvedSpace::has_sdi) {
-        return Ok(());
+/// SDI root, the SDI index and its BLOB pages), read in place, only to read
+/// the names its SDI holds.
+fn name_in_place(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
+    let n = report.spaces.iter().filter(|s| s.has_sdi()).count() as u64;
+    for (i, s) in report.spaces.iter_mut().filter(|s| s.has_sdi()).enumerate() {
+        inputs.progress_phase("naming spaces (reading their SDI)", i as u64, n);
+        match in_place(inputs, carved, s, leads_to_sdi) {
+            Ok(space) => {
+                let d = dictionary_of(&space, inputs.options.clone());
+                s.tables = d.tables.iter().map(|t| t.name.clone()).collect();
+                note_changed(s, &space);
+            }
+            Err(e) => s.notes.push(format!("not named: {e}")),
+        }
     }
-    let tmp = tempfile::tempdir()
-        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
-    for s in report.spaces.iter_mut().filter(|s| s.has_sdi()) {
-        let path = tmp.path().join(file_name(s));
-        write_space(files, s, &path, &|p| {
-            p.page_no == 0
-                || matches!(
-                    p.page_type,
-                    PageType::TYPE_FSP_HDR
-                        | PageType::TYPE_XDES
-                        | PageType::INODE
-                        | PageType::SDI
-                        | PageType::SDI_BLOB_OR_INSTANT
-                        | PageType::SDI_ZBLOB
-                )
-        })?;
-        name_tables(inputs, s, &path);
-        let _ = std::fs::remove_file(&path);
-    }
-    Ok(())
+}
+
+/// True for the pages the SDI is read through.
+fn leads_to_sdi(p: &CarvedPage) -> bool {
+    p.page_no == 0
+        || matches!(
+            p.page_type,
+            PageType::TYPE_FSP_HDR
+                | PageType::TYPE_XDES
+                | PageType::INODE
+                | PageType::SDI
+                | PageType::SDI_BLOB_OR_INSTANT
+                | PageType::SDI_ZBLOB
+        )
 }

@@ -6,9 +6,8 @@
 //! MySQL 8.0+ system tablespace's dropped tables come from the deleted
 //! records of its own SDI.
 
-use super::carve::space_path;
+use super::carve::{note_changed, open_space, Carved};
 use crate::inputs::Inputs;
-use crate::CliError;
 use innodb_analysis::dictionary::mysql_ibd::remnants::{self as dd_remnants, MysqlRemnants};
 use innodb_analysis::dictionary::sdi_remnants;
 use innodb_analysis::dictionary::MYSQL_DICTIONARY_SPACE_ID;
@@ -17,34 +16,32 @@ use innodb_analysis::reports::dropped_tables::DroppedTables;
 use innodb_space::dictionary::{remnants, Dictionary};
 use innodb_space::Tablespace;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 /// Lists the dropped tables of the `mysql.ibd` found among `report`'s
-/// spaces (read in place when an input is that file, from the file
-/// `--out` wrote, else rebuilt in a temporary directory). Without one, a
-/// MySQL 8.0+ system tablespace gets a note saying to give it.
-pub fn dropped(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    report: &mut CarveReport,
-) -> Result<(), CliError> {
+/// spaces (read from the input when an input is that file, from the file
+/// `--out` wrote, else in place from where its pages were found). Without
+/// one, a MySQL 8.0+ system tablespace gets a note saying to give it.
+pub(super) fn dropped(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
     let Some(di) = report
         .spaces
         .iter()
         .position(|s| s.space_id == MYSQL_DICTIONARY_SPACE_ID && s.has_sdi())
     else {
-        return from_own_sdi(inputs, files, report);
+        return from_own_sdi(inputs, carved, report);
     };
-    let tmp = tempfile::tempdir()
-        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
     let Some(dd) = report.spaces.get_mut(di) else {
-        return Ok(());
+        return;
     };
-    let m = match open(inputs, files, dd, tmp.path()).and_then(|s| dd_remnants::read(&s)) {
+    inputs.progress_phase("reading the dictionary of mysql.ibd", 0, 0);
+    let m = match open(inputs, carved, dd).and_then(|s| {
+        let m = dd_remnants::read(&s);
+        note_changed(dd, &s);
+        m
+    }) {
         Ok(m) => m,
         Err(e) => {
             dd.notes.push(format!("dropped tables not read: {e}"));
-            return Ok(());
+            return;
         }
     };
     let wanted: BTreeSet<u32> = Dictionary::from_mysql(m.tables.clone(), Vec::new())
@@ -52,31 +49,25 @@ pub fn dropped(
         .iter()
         .map(|t| t.space)
         .collect();
-    let pages = count_pages(inputs, files, report, &m, &wanted, tmp.path());
+    let pages = count_pages(inputs, carved, report, &m, &wanted);
     if let Some(dd) = report.spaces.get_mut(di) {
         dd.dropped_tables = Some(DroppedTables::of_mysql(&m, &pages));
     }
-    Ok(())
 }
 
 /// Without `mysql.ibd`: the dropped tables of each MySQL 8.0+ system
 /// tablespace from its own SDI's deleted records, with a note that
 /// `mysql.ibd` may remember more.
-fn from_own_sdi(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    report: &mut CarveReport,
-) -> Result<(), CliError> {
-    if !report.spaces.iter().any(mysql_system) {
-        return Ok(());
-    }
-    let tmp = tempfile::tempdir()
-        .map_err(|e| CliError::Usage(format!("cannot make a temporary directory: {e}")))?;
+fn from_own_sdi(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
     for s in report.spaces.iter_mut().filter(|s| mysql_system(s)) {
         s.notes.push("a MySQL 8.0+ system tablespace: its dropped tables are read from the deleted records of its own SDI; mysql.ibd's dictionary may remember more: give mysql.ibd too (carve ibdata1 mysql.ibd)".to_string());
-        let read = open(inputs, files, s, tmp.path()).and_then(|space| {
-            let m = sdi_remnants::read(&space)?;
+        inputs.progress_phase("reading the SDI of the system tablespace", 0, 0);
+        let read = open(inputs, carved, s).and_then(|space| {
+            let m = sdi_remnants::read(&space);
+            note_changed(s, &space);
+            let m = m?;
             let pages = BTreeMap::from([(s.space_id, remnants::read(&space, Some(&m.live)))]);
+            note_changed(s, &space);
             Ok(DroppedTables::of_mysql(&m, &pages))
         });
         match read {
@@ -84,7 +75,6 @@ fn from_own_sdi(
             Err(e) => s.notes.push(format!("dropped tables not read: {e}")),
         }
     }
-    Ok(())
 }
 
 /// A MySQL 8.0+ system tablespace: space 0 with an SDI page, no `SYS_*`.
@@ -97,20 +87,28 @@ fn mysql_system(s: &CarvedSpace) -> bool {
 /// indexes; a space that cannot be read gets a note and is left out.
 fn count_pages(
     inputs: &Inputs,
-    files: &[PathBuf],
+    carved: &Carved<'_>,
     report: &mut CarveReport,
     m: &MysqlRemnants,
     wanted: &BTreeSet<u32>,
-    tmp: &Path,
 ) -> BTreeMap<u32, remnants::Remnants> {
     let mut pages = BTreeMap::new();
+    let n = report
+        .spaces
+        .iter()
+        .filter(|s| wanted.contains(&s.space_id))
+        .count() as u64;
+    let mut done = 0;
     for s in report.spaces.iter_mut() {
         if !wanted.contains(&s.space_id) || pages.contains_key(&s.space_id) {
             continue;
         }
-        match open(inputs, files, s, tmp) {
+        inputs.progress_phase("counting the pages of dropped tables", done, n);
+        done += 1;
+        match open(inputs, carved, s) {
             Ok(space) => {
                 pages.insert(s.space_id, remnants::read(&space, Some(&m.live)));
+                note_changed(s, &space);
             }
             Err(e) => s
                 .notes
@@ -120,15 +118,8 @@ fn count_pages(
     pages
 }
 
-/// The carved space `s` as a tablespace ([`space_path`]: the file `--out`
-/// wrote, else an input that is that tablespace, else the space rebuilt in
-/// `tmp`).
-fn open(
-    inputs: &Inputs,
-    files: &[PathBuf],
-    s: &mut CarvedSpace,
-    tmp: &Path,
-) -> Result<Tablespace, String> {
-    let path = space_path(inputs, files, files, s, tmp).map_err(|e| e.to_string())?;
-    Tablespace::open(&path, inputs.options.clone()).map_err(|e| e.to_string())
+/// The carved space `s` as a tablespace ([`open_space`]: the file `--out`
+/// wrote, else an input that is that tablespace, else read in place).
+fn open(inputs: &Inputs, carved: &Carved<'_>, s: &CarvedSpace) -> Result<Tablespace, String> {
+    open_space(inputs, carved, carved.files, s).map_err(|e| e.to_string())
 }
