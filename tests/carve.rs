@@ -68,7 +68,7 @@ fn rows(file: &Path) -> Vec<Value> {
 }
 
 /// The space of `report` with id `id`.
-fn carved(report: &Value, id: u64) -> &Value {
+pub(crate) fn carved(report: &Value, id: u64) -> &Value {
     report["spaces"]
         .as_array()
         .unwrap()

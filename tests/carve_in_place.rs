@@ -6,6 +6,7 @@
 //! of a real table file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::carve::carved;
 use crate::support::{fixtures_dir, unpack};
 use innodb_space::carve::{scan, CarvedPage};
 use innodb_space::carved_source::{CarveInputs, CarvedSource, ChangedPage};
@@ -70,16 +71,6 @@ fn carve_writing_nothing(inputs: &[&Path], cwd: &Path, tmp: &Path) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-/// The space of `report` with id `id`.
-fn space(report: &Value, id: u64) -> &Value {
-    report["spaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["space_id"] == id)
-        .unwrap_or_else(|| panic!("space {id} not found: {report}"))
-}
-
 /// The names and table ids of a space's dropped tables.
 fn dropped(s: &Value) -> Vec<(Value, Value)> {
     s["dropped_tables"]["tables"]
@@ -116,7 +107,7 @@ fn carve_without_out_writes_no_file_anywhere() {
     for name in ["test/t_plain", "test/t_desc"] {
         let table = crate::support::entry(&t, "tables", |x| x["name"] == name);
         let id = table["innodb_tables"][0]["space_id"].as_u64().unwrap();
-        let s = space(&r, id);
+        let s = carved(&r, id);
         assert_eq!(s["tables"], serde_json::json!([name]), "{s}");
         assert!(s.get("file").is_none());
     }
@@ -137,7 +128,7 @@ fn carve_without_out_writes_no_file_anywhere() {
     );
     let r = carve_writing_nothing(&[&ibdata, &other], &cwd, &tmp);
     assert_eq!(
-        dropped(space(&r, 0)),
+        dropped(carved(&r, 0)),
         vec![(want["name"].clone(), want["table_id"].clone())]
     );
 
@@ -154,7 +145,7 @@ fn carve_without_out_writes_no_file_anywhere() {
     std::fs::write(&img, &image).unwrap();
     let r = carve_writing_nothing(&[&img], &cwd, &tmp);
     assert_eq!(
-        dropped(space(&r, 4_294_967_294)),
+        dropped(carved(&r, 4_294_967_294)),
         vec![(want["name"].clone(), want["table_id"].clone())]
     );
 }
@@ -275,7 +266,7 @@ fn a_fifo_input_is_scanned_once_and_not_opened_again() {
     for (name, bytes) in [("test/t_plain", &plain), ("test/t_desc", &desc)] {
         let table = crate::support::entry(&t, "tables", |x| x["name"] == name);
         let id = table["innodb_tables"][0]["space_id"].as_u64().unwrap();
-        let s = space(&r, id);
+        let s = carved(&r, id);
         let written = bytes
             .chunks(PAGE)
             .filter(|p| p.iter().any(|&b| b != 0))

@@ -51,7 +51,7 @@ impl CarveInputs {
 /// Opens `path` read-only when it is a regular file or a block device.
 fn open_again(path: &Path) -> Opened {
     let meta = std::fs::metadata(path).map_err(|e| (e.kind(), e.to_string()))?;
-    if !(meta.is_file() || is_block_device(&meta)) {
+    if !can_be_read_again(&meta) {
         return Err((
             std::io::ErrorKind::InvalidInput,
             format!(
@@ -61,6 +61,13 @@ fn open_again(path: &Path) -> Opened {
         ));
     }
     File::open(path).map_err(|e| (e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// True for an input whose pages can be read again after the scan: a
+/// regular file or a block device (not a pipe or FIFO, which the scan
+/// read once).
+pub fn can_be_read_again(meta: &std::fs::Metadata) -> bool {
+    meta.is_file() || is_block_device(meta)
 }
 
 /// True for a block device.

@@ -298,25 +298,13 @@ fn open_again(f: &Path) -> Result<File, CliError> {
 /// An error unless the input `f` is a regular file or a block device.
 fn can_read_again(f: &Path) -> Result<(), CliError> {
     let meta = std::fs::metadata(f).map_err(|e| CliError::file(f, e.to_string()))?;
-    if meta.is_file() || is_block_device(&meta) {
+    if innodb_space::carved_source::can_be_read_again(&meta) {
         return Ok(());
     }
     Err(CliError::file(
         f,
         "not a regular file or block device, so its pages cannot be read again to write them (carve a copy of it)",
     ))
-}
-
-/// True for a block device.
-#[cfg(unix)]
-fn is_block_device(meta: &std::fs::Metadata) -> bool {
-    std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type())
-}
-
-/// No block devices here.
-#[cfg(not(unix))]
-fn is_block_device(_: &std::fs::Metadata) -> bool {
-    false
 }
 
 /// True when the input `f` is the tablespace `s` as a whole (its length
