@@ -6,7 +6,7 @@
 //! a real table file whose root page was zeroed (crafted damage).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::support::{self, fixtures_dir, run_json, unpack};
+use crate::support::{self, fixtures_dir, inspect, json_rows, records_scan, run_json, unpack};
 use serde_json::Value;
 
 const SET: &str = "p16k-dropped";
@@ -76,16 +76,6 @@ fn carve_lists_the_dropped_tables_indexes_and_pages() {
     assert_eq!(d["unknown_indexes"], serde_json::json!([]), "{d}");
 }
 
-/// `innodb-inspect ARGS`: its exit code, standard output and error.
-fn inspect(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let o = crate::support::run(args);
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn records_scan_returns_exactly_the_dropped_rows() {
     let truth = dropped_truth();
@@ -119,11 +109,7 @@ fn records_scan_returns_exactly_the_dropped_rows() {
     let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     let (code, stdout, stderr) = inspect(&refs);
     assert_eq!(code, 0, "{stderr}");
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v.get("row").is_some())
-        .collect();
+    let rows = json_rows(&stdout);
     let count = truth["count"].as_u64().unwrap();
     assert_eq!(rows.len() as u64, count);
     assert_eq!(
@@ -176,7 +162,7 @@ fn records_scan_without_a_schema_asks_for_one() {
         .as_u64()
         .unwrap()
         .to_string();
-    let (code, _, stderr) = inspect(&[
+    let (code, _, stderr) = inspect([
         "records".as_ref(),
         ibdata.as_os_str(),
         "--scan".as_ref(),
@@ -207,21 +193,9 @@ fn records_scan_of_a_live_index_types_it_by_the_files_own_dictionary() {
         .to_string();
     let dir = tempfile::tempdir().unwrap();
     let (ibdata, _) = unpack(dir.path(), &format!("{SET}/files/ibdata1.gz"));
-    let (code, stdout, stderr) = inspect(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        ibdata.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-    ]);
+    let (code, stdout, stderr) = records_scan(&ibdata, &id, &[]);
     assert_eq!(code, 0, "{stderr}");
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v.get("row").is_some())
-        .collect();
+    let rows = json_rows(&stdout);
     assert_eq!(rows.len() as u64, keep["count"].as_u64().unwrap());
     assert_eq!(
         support::concat_ws_digest(&rows, &["id", "a", "b", "c"]),
@@ -249,15 +223,7 @@ fn records_scan_reads_the_newest_copy_of_each_page() {
             && p.windows(9).any(|w| w == b"t_dropped")
     });
     assert!(stale, "no older copy of index 17's page holds t_dropped");
-    let (code, stdout, stderr) = inspect(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        ibdata.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        "17".as_ref(),
-    ]);
+    let (code, stdout, stderr) = records_scan(&ibdata, "17", &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("older copies not read"), "{stderr}");
     let ours: Vec<Value> = stdout
@@ -357,25 +323,13 @@ fn unpurged_sys_records_give_the_whole_dropped_table() {
         .as_u64()
         .unwrap()
         .to_string();
-    let (code, stdout, stderr) = inspect(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        file.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-    ]);
+    let (code, stdout, stderr) = records_scan(&file, &id, &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("typed by its deleted SYS_* records"),
         "{stderr}"
     );
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v.get("row").is_some())
-        .collect();
+    let rows = json_rows(&stdout);
     assert_eq!(rows.len() as u64, truth["count"].as_u64().unwrap());
     assert_eq!(
         support::concat_ws_digest(&rows, &["id", "k", "v", "s", "dt"]),
@@ -427,9 +381,9 @@ fn records_scan_reads_a_tree_whose_root_is_lost() {
             .filter(|v| v.get("row").is_some())
             .collect()
     };
-    let (_, walked, _) = inspect(&args(false));
+    let (_, walked, _) = inspect(args(false));
     assert!(rows(&walked).is_empty(), "the tree walk still reads rows");
-    let (code, stdout, stderr) = inspect(&args(true));
+    let (code, stdout, stderr) = inspect(args(true));
     assert_eq!(code, 0, "{stderr}");
     let ours = rows(&stdout);
     assert_eq!(ours.len() as u64, table["count"].as_u64().unwrap());

@@ -9,7 +9,7 @@
 //! or by the server's SHOW CREATE TABLE. (Every test name says `mysql`.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::support::{self, fixtures_dir, run_json, unpack};
+use crate::support::{self, fixtures_dir, inspect, json_rows, records_scan, run_json, unpack};
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -37,43 +37,8 @@ fn unpack_copy(dir: &Path, copy: &str) -> (PathBuf, PathBuf) {
     (ibdata, dd)
 }
 
-/// `innodb-inspect ARGS`: its exit code, standard output and error.
-fn inspect(args: &[OsString]) -> (i32, String, String) {
-    let o = support::run(args);
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 fn args(list: &[&OsStr]) -> Vec<OsString> {
     list.iter().map(|a| a.to_os_string()).collect()
-}
-
-/// `records --format json FILE --scan --index-id ID MORE…`: exit code,
-/// standard output, standard error.
-fn scan(file: &Path, id: &str, more: &[&OsStr]) -> (i32, String, String) {
-    let mut a = args(&[
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        file.as_os_str(),
-        "--scan".as_ref(),
-        "--index-id".as_ref(),
-        id.as_ref(),
-    ]);
-    a.extend(args(more));
-    inspect(&a)
-}
-
-/// The `row` objects of `records --format json` output.
-fn json_rows(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v.get("row").is_some())
-        .collect()
 }
 
 /// The truth's column names, in table order.
@@ -252,7 +217,7 @@ fn mysql_dropped_rows_come_back_by_records_scan_exactly() {
         let (ibdata, dd) = unpack_copy(dir.path(), copy);
         // Typed by the dropped table's deleted records in mysql.ibd.
         let (code, stdout, stderr) =
-            scan(&ibdata, &primary, &["--system".as_ref(), dd.as_os_str()]);
+            records_scan(&ibdata, &primary, &["--system".as_ref(), dd.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert!(
             stderr.contains(&format!(
@@ -264,7 +229,7 @@ fn mysql_dropped_rows_come_back_by_records_scan_exactly() {
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // The same through --datadir (the directory holding mysql.ibd).
         let datadir = dd.parent().unwrap();
-        let (code, stdout, stderr) = scan(
+        let (code, stdout, stderr) = records_scan(
             &ibdata,
             &primary,
             &["--datadir".as_ref(), datadir.as_os_str()],
@@ -272,12 +237,13 @@ fn mysql_dropped_rows_come_back_by_records_scan_exactly() {
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // Typed by the server's SHOW CREATE TABLE instead.
-        let (code, stdout, stderr) = scan(&ibdata, &primary, &["--ddl".as_ref(), ddl.as_os_str()]);
+        let (code, stdout, stderr) =
+            records_scan(&ibdata, &primary, &["--ddl".as_ref(), ddl.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_rows_are_the_servers(&json_rows(&stdout), &truth, copy);
         // The secondary index: a row per row of the table.
         let (code, stdout, stderr) =
-            scan(&ibdata, &secondary, &["--system".as_ref(), dd.as_os_str()]);
+            records_scan(&ibdata, &secondary, &["--system".as_ref(), dd.as_os_str()]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         assert_eq!(
             json_rows(&stdout).len() as u64,
@@ -294,7 +260,7 @@ fn mysql_dropped_table_s_create_table_from_carve_reads_its_rows() {
     let truth = dropped_truth();
     let dir = tempfile::tempdir().unwrap();
     let (ibdata, dd) = unpack_copy(dir.path(), "files");
-    let (code, stdout, stderr) = inspect(&args(&[
+    let (code, stdout, stderr) = inspect(args(&[
         "carve".as_ref(),
         ibdata.as_os_str(),
         dd.as_os_str(),
@@ -313,7 +279,7 @@ fn mysql_dropped_table_s_create_table_from_carve_reads_its_rows() {
     let ddl = dir.path().join("carved.sql");
     std::fs::write(&ddl, &sql).unwrap();
     let id = truth["indexes"][0]["index_id"].to_string();
-    let (code, stdout, stderr) = scan(&ibdata, &id, &["--ddl".as_ref(), ddl.as_os_str()]);
+    let (code, stdout, stderr) = records_scan(&ibdata, &id, &["--ddl".as_ref(), ddl.as_os_str()]);
     assert_eq!(code, 0, "{stderr}");
     assert_rows_are_the_servers(&json_rows(&stdout), &truth, "carved CREATE TABLE");
 }
@@ -369,7 +335,7 @@ fn carve_of_a_mysql_ibdata1_alone_lists_the_dropped_table_from_its_sdi() {
         }
         // records --scan of its index, typed by that SDI record alone.
         let id = truth["indexes"][0]["index_id"].to_string();
-        let (code, stdout, stderr) = scan(&ibdata, &id, &[]);
+        let (code, stdout, stderr) = records_scan(&ibdata, &id, &[]);
         assert_eq!(code, 0, "{copy}: {stderr}");
         if copy == "files" {
             assert!(stderr.contains("deleted SDI record"), "{copy}: {stderr}");
@@ -452,7 +418,7 @@ fn mysql_dropped_table_comes_back_from_an_image_holding_both_files() {
     }
     let id = truth["indexes"][0]["index_id"].to_string();
     let dd = out.join("space-4294967294.ibd");
-    let (code, stdout, stderr) = scan(
+    let (code, stdout, stderr) = records_scan(
         &out.join("space-0.ibd"),
         &id,
         &["--system".as_ref(), dd.as_os_str()],

@@ -65,6 +65,45 @@ where
     (v, out)
 }
 
+/// `innodb-inspect ARGS`: its exit code, standard output and error.
+pub fn inspect<I, S>(args: I) -> (i32, String, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let o = run(args);
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `records --format json FILE --scan --index-id ID MORE…`: exit code,
+/// standard output, standard error.
+pub fn records_scan(file: &Path, id: &str, more: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let head: [&std::ffi::OsStr; 7] = [
+        "--format".as_ref(),
+        "json".as_ref(),
+        "records".as_ref(),
+        file.as_os_str(),
+        "--scan".as_ref(),
+        "--index-id".as_ref(),
+        id.as_ref(),
+    ];
+    inspect(head.iter().chain(more))
+}
+
+/// The `row` objects of `records --format json` output (every line must
+/// be JSON).
+pub fn json_rows(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("row").is_some())
+        .collect()
+}
+
 /// Every file below `dir` whose name ends with `suffix`, sorted; table
 /// definitions (`.frm`, `.frm.gz`) left out: the fixtures' tablespaces.
 pub fn tablespaces_below(dir: &Path, suffix: &str) -> Vec<PathBuf> {
