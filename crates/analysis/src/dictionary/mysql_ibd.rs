@@ -142,10 +142,30 @@ type Read = BTreeMap<&'static str, Rows>;
 /// The rows of the dictionary tables of `space` (with `deleted`, the
 /// delete-marked and garbage-list ones too), and the problems met.
 fn read_tables(space: &Tablespace, deleted: bool) -> Result<(Read, Vec<Finding>), String> {
+    let sdi = own_sdi(space)?;
+    read_tables_with(space, &sdi, &sdi::objects(&sdi).tables, deleted)
+}
+
+/// The SDI of `space` (`mysql.ibd`), which describes its dictionary
+/// tables; an error naming the file when it has none that can be read.
+pub fn own_sdi(space: &Tablespace) -> Result<SdiReport, String> {
+    SdiReport::build(space).map_err(|e| {
+        format!(
+            "{}: no SDI to describe the dictionary tables ({e:?})",
+            space.path().display()
+        )
+    })
+}
+
+/// [`read_tables`] with `space`'s SDI already read (`sdi`, and `defs`, the
+/// tables it describes).
+fn read_tables_with(
+    space: &Tablespace,
+    sdi: &SdiReport,
+    defs: &[DdTable],
+    deleted: bool,
+) -> Result<(Read, Vec<Finding>), String> {
     let file = space.path().display().to_string();
-    let sdi = SdiReport::build(space)
-        .map_err(|e| format!("{file}: no SDI to describe the dictionary tables ({e:?})"))?;
-    let defs = sdi::objects(&sdi).tables;
     let mut findings: Vec<Finding> = sdi.findings.clone();
     let mut read = BTreeMap::new();
     // The garbage rows are looked for on every INDEX page: the pages of

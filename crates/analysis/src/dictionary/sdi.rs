@@ -7,7 +7,7 @@ use crate::reports::sdi_report::SdiReport;
 use innodb_space::dictionary::dd::{DdTable, DdTablespace};
 use innodb_space::dictionary::Dictionary;
 use innodb_space::{OpenOptions, Tablespace};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The objects of one SDI.
@@ -34,11 +34,12 @@ pub fn objects(sdi: &SdiReport) -> SdiObjects {
             ));
             continue;
         };
+        // Typed from the parsed object in place, not from a copy of it.
         let why = match e.sdi_type {
-            1 => serde_json::from_value(object.clone())
+            1 => DdTable::deserialize(object)
                 .map(|t| out.tables.push(t))
                 .err(),
-            2 => serde_json::from_value(object.clone())
+            2 => DdTablespace::deserialize(object)
                 .map(|t| out.tablespaces.push(t))
                 .err(),
             _ => None,
@@ -61,14 +62,19 @@ pub fn dictionary_of(space: &Tablespace, options: OpenOptions) -> Dictionary {
     let Ok(sdi) = SdiReport::build(space) else {
         return Dictionary::default();
     };
-    let own = objects(&sdi);
+    dictionary_from(space, &objects(&sdi), options)
+}
+
+/// [`dictionary_of`] with the objects of `space`'s SDI already read
+/// (`own`), for a caller that reads them for more than the dictionary.
+pub fn dictionary_from(space: &Tablespace, own: &SdiObjects, options: OpenOptions) -> Dictionary {
     let id = space.space_id();
     let here = |t: &DdTable| t.innodb_tables().iter().any(|l| l.space_id == Some(id));
     let mut tables: Vec<DdTable> = own.tables.iter().filter(|t| here(t)).cloned().collect();
     if tables.is_empty() && !own.tables.is_empty() {
         // A copy whose SDI names another space id: its tables are this
         // file's all the same.
-        let mut d = Dictionary::from_mysql(own.tables, own.tablespaces);
+        let mut d = Dictionary::from_mysql(own.tables.clone(), own.tablespaces.clone());
         for t in &mut d.tables {
             t.space = id;
             for i in &mut t.indexes {
@@ -91,7 +97,7 @@ pub fn dictionary_of(space: &Tablespace, options: OpenOptions) -> Dictionary {
             }
         }
     }
-    Dictionary::from_mysql(tables, own.tablespaces)
+    Dictionary::from_mysql(tables, own.tablespaces.clone())
 }
 
 /// Most files a partitioned table's folder is searched for (1024

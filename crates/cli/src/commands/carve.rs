@@ -80,11 +80,14 @@ fn write_all(
         can_read_again(f)?;
     }
     let n = report.spaces.len() as u64;
+    let dd = super::carve_mysql::dictionary_space(report);
     for (i, s) in report.spaces.iter_mut().enumerate() {
         inputs.progress_phase("writing spaces", i as u64, n);
         let path = d.join(file_name(s));
         write_space(files, s, &path)?;
-        name_tables(inputs, s, &path);
+        if Some(i) != dd {
+            name_tables(inputs, s, &path);
+        }
         s.file = Some(path.display().to_string());
     }
     Ok(())
@@ -333,8 +336,16 @@ fn is_gzip(f: &Path) -> bool {
 /// SDI root, the SDI index and its BLOB pages), read in place, only to read
 /// the names its SDI holds.
 fn name_in_place(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
-    let n = report.spaces.iter().filter(|s| s.has_sdi()).count() as u64;
-    for (i, s) in report.spaces.iter_mut().filter(|s| s.has_sdi()).enumerate() {
+    let dd = super::carve_mysql::dictionary_space(report);
+    let named = |(i, s): &(usize, &mut CarvedSpace)| s.has_sdi() && Some(*i) != dd;
+    let n = report.spaces.iter_mut().enumerate().filter(named).count() as u64;
+    for (i, (_, s)) in report
+        .spaces
+        .iter_mut()
+        .enumerate()
+        .filter(named)
+        .enumerate()
+    {
         inputs.progress_phase("naming spaces (reading their SDI)", i as u64, n);
         match in_place(inputs, carved, s, leads_to_sdi) {
             Ok(space) => {

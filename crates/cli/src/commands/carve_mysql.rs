@@ -9,8 +9,8 @@
 use super::carve::{note_changed, open_space, Carved};
 use crate::inputs::Inputs;
 use innodb_analysis::dictionary::mysql_ibd::remnants::{self as dd_remnants, MysqlRemnants};
-use innodb_analysis::dictionary::sdi_remnants;
 use innodb_analysis::dictionary::MYSQL_DICTIONARY_SPACE_ID;
+use innodb_analysis::dictionary::{sdi, sdi_remnants};
 use innodb_analysis::reports::carve_report::{CarveReport, CarvedSpace};
 use innodb_analysis::reports::dropped_tables::DroppedTables;
 use innodb_space::dictionary::{remnants, Dictionary};
@@ -22,19 +22,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `--out` wrote, else in place from where its pages were found). Without
 /// one, a MySQL 8.0+ system tablespace gets a note saying to give it.
 pub(super) fn dropped(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveReport) {
-    let Some(di) = report
-        .spaces
-        .iter()
-        .position(|s| s.space_id == MYSQL_DICTIONARY_SPACE_ID && s.has_sdi())
-    else {
+    let Some(di) = dictionary_space(report) else {
         return from_own_sdi(inputs, carved, report);
     };
     let Some(dd) = report.spaces.get_mut(di) else {
         return;
     };
     inputs.progress_phase("reading the dictionary of mysql.ibd", 0, 0);
-    let m = match open(inputs, carved, dd).and_then(|s| {
-        let m = dd_remnants::read(&s);
+    let opened = open(inputs, carved, dd).inspect_err(|e| dd.notes.push(format!("not named: {e}")));
+    let m = match opened.and_then(|s| {
+        let m = read_and_name(inputs, &s, dd);
         note_changed(dd, &s);
         m
     }) {
@@ -53,6 +50,32 @@ pub(super) fn dropped(inputs: &Inputs, carved: &Carved<'_>, report: &mut CarveRe
     if let Some(dd) = report.spaces.get_mut(di) {
         dd.dropped_tables = Some(DroppedTables::of_mysql(&m, &pages));
     }
+}
+
+/// Which of `report`'s spaces is the `mysql.ibd` whose dictionary
+/// [`dropped`] reads (the first with its space id and SDI pages): it names
+/// that space's tables too, from the SDI it reads, so that the SDI, the
+/// largest of all, is read once.
+pub(super) fn dictionary_space(report: &CarveReport) -> Option<usize> {
+    report
+        .spaces
+        .iter()
+        .position(|s| s.space_id == MYSQL_DICTIONARY_SPACE_ID && s.has_sdi())
+}
+
+/// The dropped tables `space` (`mysql.ibd`)'s dictionary remembers, its
+/// own tables named in `dd` from its SDI on the way (as the other spaces
+/// are named: none when it has no SDI that can be read).
+fn read_and_name(
+    inputs: &Inputs,
+    space: &Tablespace,
+    dd: &mut CarvedSpace,
+) -> Result<MysqlRemnants, String> {
+    let sdi = dd_remnants::own_sdi(space);
+    let objects = sdi.as_ref().map(sdi::objects).unwrap_or_default();
+    let names = sdi::dictionary_from(space, &objects, inputs.options.clone());
+    dd.tables = names.tables.iter().map(|t| t.name.clone()).collect();
+    dd_remnants::read_with(space, &sdi?, &objects.tables)
 }
 
 /// Without `mysql.ibd`: the dropped tables of each MySQL 8.0+ system

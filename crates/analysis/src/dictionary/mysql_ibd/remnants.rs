@@ -19,7 +19,10 @@
 //! `se_private_id` in after it inserts a record); a table none of whose
 //! copies has an InnoDB table id names no InnoDB table and is left out.
 
-use super::{assembly, dictionary, read_tables, Read, Rows};
+pub use super::own_sdi;
+use super::{assembly, dictionary, read_tables_with, Read, Rows};
+use crate::dictionary::sdi;
+use crate::reports::sdi_report::SdiReport;
 use crate::rows::records::{Row, RowState};
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::dd::DdTable;
@@ -68,7 +71,19 @@ const KEYS: [(&str, &[&str]); 10] = [
 /// `space` (`mysql.ibd`): the live dictionary, and the tables only deleted
 /// records describe. An error as [`super::read`] gives one.
 pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
-    let (all, findings) = read_tables(space, true)?;
+    let sdi = own_sdi(space)?;
+    read_with(space, &sdi, &sdi::objects(&sdi).tables)
+}
+
+/// [`read`] with `space`'s own SDI already read (`sdi`, and `defs`, the
+/// tables it describes: see [`own_sdi`] and [`sdi::objects`]), for a
+/// caller that also names the tables of `space` from it.
+pub fn read_with(
+    space: &Tablespace,
+    sdi: &SdiReport,
+    defs: &[DdTable],
+) -> Result<MysqlRemnants, String> {
+    let (all, findings) = read_tables_with(space, sdi, defs, true)?;
     let live_rows: Read = all
         .iter()
         .map(|(name, r)| (*name, r.select(|row| !row.deleted)))
