@@ -303,3 +303,76 @@ fn a_fifo_input_is_scanned_once_and_not_opened_again() {
     );
     assert_eq!(listing(&out), vec![]);
 }
+
+/// A reader that gives at most `step` bytes a call, as a pipe does.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.step).min(self.data.len());
+        let (head, rest) = self.data.split_at(n);
+        buf[..n].copy_from_slice(head);
+        self.data = rest;
+        Ok(n)
+    }
+}
+
+#[test]
+fn pages_across_read_chunks_are_found_once_each() {
+    use innodb_space::carve::CARVE_CHUNK;
+    // A real 16k table file and a real 64k one (MySQL 9.7), laid after
+    // 7 sectors of crafted noise so that pages straddle the scan's chunks,
+    // then padded so that the image ends exactly at a chunk's end with a
+    // page ending there.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, small) = unpack(dir.path(), "mysql-p16k/purged/files/test/t_plain.ibd.gz");
+    let (_, large) = unpack(dir.path(), "mysql-p64k/files/test/t_plain.ibd.gz");
+    let lead = 7 * 512;
+    let mut image = vec![0x33; lead];
+    image.extend(&small);
+    let at_large = image.len();
+    image.extend(&large);
+    let end = image.len().div_ceil(CARVE_CHUNK) * CARVE_CHUNK + CARVE_CHUNK;
+    let last = large
+        .chunks(65536)
+        .rev()
+        .find(|p| p.iter().any(|&b| b != 0))
+        .unwrap();
+    image.resize(end - last.len(), 0);
+    let at_last = image.len();
+    image.extend(last);
+    assert_eq!(image.len() % CARVE_CHUNK, 0);
+
+    let mut want: Vec<(u64, u32)> = Vec::new();
+    let mut written = |file: &[u8], size: usize, at: usize| {
+        for (n, p) in file.chunks(size).enumerate() {
+            if p.iter().any(|&b| b != 0) {
+                want.push(((at + n * size) as u64, size as u32));
+            }
+        }
+    };
+    written(&small, 16384, lead);
+    written(&large, 65536, at_large);
+    written(last, 65536, at_last);
+    assert!(want
+        .iter()
+        .any(|&(o, s)| o / CARVE_CHUNK as u64 != (o + u64::from(s) - 1) / CARVE_CHUNK as u64));
+
+    for step in [usize::MAX, 1000, 65536 + 512] {
+        let mut got = Vec::new();
+        let mut input = Trickle { data: &image, step };
+        let stats = scan(
+            &mut input,
+            0,
+            &mut |p| got.push((p.offset, p.page_size)),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(got, want, "reads of at most {step} bytes");
+        assert_eq!(stats.bytes, image.len() as u64);
+        assert_eq!(stats.pages, want.len() as u64);
+    }
+}
