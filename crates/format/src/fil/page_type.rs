@@ -104,8 +104,15 @@ impl PageType {
     /// full_crc32 compressed frames are `PAGE_COMPRESSED` (their real type is
     /// inside the compressed payload).
     pub fn name(self, vendor: Vendor) -> std::borrow::Cow<'static, str> {
-        use std::borrow::Cow::Borrowed;
-        Borrowed(match self.0 {
+        match self.known_name(vendor) {
+            Some(name) => std::borrow::Cow::Borrowed(name),
+            None => std::borrow::Cow::Owned(format!("UNKNOWN_{}", self.0)),
+        }
+    }
+
+    /// [`Self::name`] of a known code; `None` for an unknown one.
+    fn known_name(self, vendor: Vendor) -> Option<&'static str> {
+        Some(match self.0 {
             0 => "ALLOCATED",
             1 => "UNUSED",
             2 => "UNDO_LOG",
@@ -143,7 +150,7 @@ impl PageType {
             34354 => "PAGE_COMPRESSED",
             37401 => "PAGE_COMPRESSED_ENCRYPTED",
             n if n & 0x8000 != 0 && vendor == Vendor::MariaDb => "PAGE_COMPRESSED",
-            n => return std::borrow::Cow::Owned(format!("UNKNOWN_{n}")),
+            _ => return None,
         })
     }
 
@@ -164,7 +171,8 @@ impl PageType {
 
     /// True when the code is one this crate can name (not `UNKNOWN_<n>`).
     pub fn is_known(self, vendor: Vendor) -> bool {
-        !self.name(vendor).starts_with("UNKNOWN_")
+        // No name built: a carve asks at every 512-byte offset.
+        self.known_name(vendor).is_some()
     }
 }
 
@@ -216,5 +224,23 @@ mod tests {
             "PAGE_COMPRESSED"
         );
         assert_eq!(PageType::INDEX.name(Vendor::Unknown), "INDEX");
+    }
+
+    #[test]
+    fn known_means_a_name_other_than_unknown_n() {
+        for vendor in [Vendor::MySql, Vendor::MariaDb, Vendor::Unknown] {
+            for code in 0..=u16::MAX {
+                let t = PageType(code);
+                assert_eq!(
+                    t.is_known(vendor),
+                    !t.name(vendor).starts_with("UNKNOWN_"),
+                    "{code} {vendor:?}"
+                );
+            }
+        }
+        assert!(
+            PageType(13).is_known(Vendor::MySql),
+            "the type named UNKNOWN"
+        );
     }
 }
