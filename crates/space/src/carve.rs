@@ -158,7 +158,8 @@ pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> O
 }
 
 /// The ROW_FORMAT=COMPRESSED page that starts at `buf[0]`, if one does: its
-/// only checksum is at offset 0 (no trailer), so each size is checksummed.
+/// only checksum is at offset 0 (no trailer), so each size is checksummed
+/// (in one pass over the largest).
 /// A page stored with checksums disabled (`0xDEADBEEF`) is not taken: any
 /// block starting with those bytes would be one.
 fn zip_page_at(
@@ -168,18 +169,17 @@ fn zip_page_at(
     offset: u64,
     stats: &mut CarveStats,
 ) -> Option<CarvedPage> {
-    for size in CARVE_ZIP_SIZES {
-        let page = buf.get(..size)?;
-        stats.checksummed += 1;
-        if let ChecksumVerdict::Valid {
-            algorithm: algorithm @ (ChecksumAlgorithm::ZipCrc32 | ChecksumAlgorithm::ZipInnodb),
-        } = checksum::verify(page, ChecksumLayout::Zip)
-        {
-            stats.pages += 1;
-            return Some(summary(page, page_type, input, offset, algorithm));
-        }
-    }
-    None
+    let (found, tried) = checksum::zip_first_verifying_size(buf, &CARVE_ZIP_SIZES);
+    stats.checksummed += tried;
+    let (size, algorithm) = found?;
+    stats.pages += 1;
+    Some(summary(
+        buf.get(..size)?,
+        page_type,
+        input,
+        offset,
+        algorithm,
+    ))
 }
 
 /// The summary of a page whose checksum verified.

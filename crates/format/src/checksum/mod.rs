@@ -16,7 +16,7 @@ mod zip;
 pub use classic::{crc32c_classic, crc32c_classic_legacy_big_endian, innodb_new, innodb_old};
 pub use full_crc32::{frame_size as full_crc32_frame_size, full_crc32};
 pub use innodb_fold::fold_binary;
-pub use zip::{zip_adler32, zip_crc32c};
+pub use zip::{first_verifying_size as zip_first_verifying_size, zip_adler32, zip_crc32c};
 
 use serde::Serialize;
 
