@@ -46,6 +46,20 @@ impl Rows {
         }
     }
 
+    /// Moves the rows `keep` keeps out into new rows with the same fields
+    /// (and `erased`), in their order; the others stay, in theirs.
+    fn take(&mut self, keep: impl Fn(&Row) -> bool) -> Rows {
+        let (kept, rest) = std::mem::take(&mut self.rows)
+            .into_iter()
+            .partition(|r| keep(r));
+        self.rows = rest;
+        Rows {
+            fields: self.fields.clone(),
+            rows: kept,
+            erased: self.erased,
+        }
+    }
+
     fn at(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
     }

@@ -83,10 +83,14 @@ pub fn read_with(
     sdi: &SdiReport,
     defs: &[DdTable],
 ) -> Result<MysqlRemnants, String> {
-    let (all, findings) = read_tables_with(space, sdi, defs, true)?;
-    let live_rows: Read = all
-        .iter()
-        .map(|(name, r)| (*name, r.select(|row| !row.deleted)))
+    let (mut deleted, findings) = read_tables_with(space, sdi, defs, true)?;
+    // A dropped table's schema is mostly still there: every row of
+    // `schemata` is kept, live or not (a small table).
+    let mut schemata = deleted.get("schemata").map(|r| r.select(|_| true));
+    // The live rows moved out, not copied: what stays is deleted.
+    let live_rows: Read = deleted
+        .iter_mut()
+        .map(|(name, r)| (*name, r.take(|row| !row.deleted)))
         .collect();
     let live = dictionary(space, &live_rows, findings.clone())?;
     // Live ids: of the dictionary (`id`) and of InnoDB (`se_private_id`;
@@ -109,7 +113,9 @@ pub fn read_with(
     let mut erased = 0;
     let mut gone: Read = BTreeMap::new();
     for (name, key) in KEYS {
-        let Some(r) = all.get(name) else { continue };
+        let Some(r) = deleted.get_mut(name) else {
+            continue;
+        };
         delete_marked += r
             .rows
             .iter()
@@ -122,15 +128,16 @@ pub fn read_with(
             .count() as u64;
         erased += r.erased as u64;
         let rows = match name {
-            // A dropped table's schema is mostly still there: every row.
-            "schemata" => r.select(|_| true),
-            "tables" => r.select(|row| {
-                row.deleted
-                    && !["id", "se_private_id"]
-                        .iter()
-                        .any(|k| uint_of(r, row, k).is_some_and(|id| live_ids.contains(&(*k, id))))
-            }),
-            _ => r.select(|row| row.deleted),
+            "schemata" => schemata.take().unwrap_or_else(|| r.take(|_| true)),
+            "tables" => {
+                let ids = ["id", "se_private_id"].map(|k| (k, r.at(k)));
+                r.take(|row| {
+                    !ids.iter().any(|&(k, at)| {
+                        uint_at(row, at).is_some_and(|id| live_ids.contains(&(k, id)))
+                    })
+                })
+            }
+            _ => r.take(|_| true),
         };
         let mut rows = newest_per_key(rows, key);
         if name == "tables" {
@@ -158,9 +165,9 @@ pub fn read_with(
     })
 }
 
-/// The integer column `name` of a row of `rows`.
-fn uint_of(rows: &Rows, row: &Row, name: &str) -> Option<u64> {
-    match rows.at(name).and_then(|i| row.values.get(i))? {
+/// The integer column at `at` of `row`.
+fn uint_at(row: &Row, at: Option<usize>) -> Option<u64> {
+    match at.and_then(|i| row.values.get(i))? {
         Value::UInt(n) => Some(*n),
         Value::Int(n) => u64::try_from(*n).ok(),
         _ => None,
