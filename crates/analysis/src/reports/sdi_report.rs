@@ -65,6 +65,78 @@ impl SdiReport {
 
     /// Every SDI record of `space`, or (`deleted`) its deleted ones.
     fn read(space: &Tablespace, deleted: bool) -> Result<SdiReport, NoSdi> {
+        let docs = SdiDocuments::read(space, deleted)?;
+        let mut findings = docs.findings;
+        let mut records = Vec::with_capacity(docs.documents.len());
+        for d in docs.documents {
+            let json = match &d.json {
+                Ok(j) => {
+                    serde_json::from_slice::<serde_json::Value>(j).map_err(|e| d.unreadable(&e))
+                }
+                Err(f) => Err(f.clone()),
+            };
+            match json {
+                Ok(object) => records.push(SdiEntry {
+                    sdi_type: d.sdi_type,
+                    id: d.id,
+                    object,
+                }),
+                Err(f) => findings.push(f),
+            }
+        }
+        Ok(SdiReport {
+            header: docs.header,
+            sdi_root: Some(docs.root),
+            records,
+            findings,
+        })
+    }
+}
+
+/// The SDI records of a tablespace as JSON text, not parsed: what
+/// [`SdiReport`] parses into values and a dictionary reader may parse
+/// straight into its types.
+pub struct SdiDocuments {
+    /// The file.
+    pub header: SpaceHeader,
+    /// Root page of the SDI index.
+    pub root: u32,
+    /// Every record read, in key order (type, id).
+    pub documents: Vec<SdiDocument>,
+    /// Problems found walking the index and following BLOB chains.
+    pub findings: Vec<Finding>,
+}
+
+/// One SDI record's JSON text.
+pub struct SdiDocument {
+    /// The leaf page of its record.
+    pub page_no: u32,
+    /// Object type: 1 table, 2 tablespace.
+    pub sdi_type: u32,
+    /// Object id.
+    pub id: u64,
+    /// The inflated JSON text, or why it could not be inflated.
+    pub json: Result<Vec<u8>, Finding>,
+}
+
+impl SdiDocument {
+    /// The finding for this record when its text is not what it must be
+    /// (`why`: the JSON parser's error, say).
+    pub fn unreadable(&self, why: &dyn std::fmt::Display) -> Finding {
+        Finding::on_page(
+            FindingKind::Decompression,
+            self.page_no,
+            0,
+            "SDI data",
+            format!("SDI object type {} id {}: {why}", self.sdi_type, self.id),
+        )
+    }
+}
+
+impl SdiDocuments {
+    /// Every SDI record of `space` (or, `deleted`, its deleted ones), its
+    /// data followed off-page and inflated.
+    pub fn read(space: &Tablespace, deleted: bool) -> Result<SdiDocuments, NoSdi> {
         let map = SpaceMap::read(space).map_err(NoSdi::NoSpaceMap)?;
         let root = map
             .index_roots()
@@ -103,7 +175,7 @@ impl SdiReport {
             }
         });
         findings.extend(walk.findings);
-        let mut records = Vec::with_capacity(raw.len());
+        let mut documents = Vec::with_capacity(raw.len());
         let mut buf = Vec::new();
         for (page_no, rec) in raw {
             let data = match rec.external {
@@ -117,6 +189,7 @@ impl SdiReport {
                     match chain {
                         Ok(d) => d,
                         Err(message) => {
+                            // Where the chain broke, in record order.
                             findings.push(Finding::on_page(
                                 FindingKind::BrokenList,
                                 r.page_no,
@@ -129,30 +202,20 @@ impl SdiReport {
                     }
                 }
             };
-            let json = sdi::inflate(&data, rec.uncompressed_len as usize)
-                .map_err(|e| e.to_string())
-                .and_then(|j| {
-                    serde_json::from_slice::<serde_json::Value>(&j).map_err(|e| e.to_string())
-                });
-            match json {
-                Ok(object) => records.push(SdiEntry {
-                    sdi_type: rec.sdi_type,
-                    id: rec.id,
-                    object,
-                }),
-                Err(message) => findings.push(Finding::on_page(
-                    FindingKind::Decompression,
-                    page_no,
-                    0,
-                    "SDI data",
-                    format!("SDI object type {} id {}: {message}", rec.sdi_type, rec.id),
-                )),
-            }
+            let mut d = SdiDocument {
+                page_no,
+                sdi_type: rec.sdi_type,
+                id: rec.id,
+                json: Ok(Vec::new()),
+            };
+            d.json =
+                sdi::inflate(&data, rec.uncompressed_len as usize).map_err(|e| d.unreadable(&e));
+            documents.push(d);
         }
-        Ok(SdiReport {
+        Ok(SdiDocuments {
             header: header(space, &map),
-            sdi_root: Some(root),
-            records,
+            root,
+            documents,
             findings,
         })
     }
