@@ -748,3 +748,51 @@ fn every_mysql_file_reads_with_no_bad_page() {
     }
     assert!(files > copies().len() * 30, "{files} files");
 }
+
+/// Every `.ibd.gz` below `dir`.
+fn ibd_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            ibd_files(&p, out);
+        } else if p.to_string_lossy().ends_with(".ibd.gz") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn sdi_objects_parsed_straight_equal_those_of_the_sdi_report() {
+    use innodb_analysis::dictionary::sdi::{objects, objects_of};
+    // Every MySQL 9.7 file with SDI (tables, partitions, a general
+    // tablespace, mysql.ibd with the dictionary's own tables): the typed
+    // parse gives the same tables, tablespaces, notes and findings as the
+    // report's JSON values typed afterwards.
+    let mut checked = 0;
+    for copy in copies() {
+        let mut files = Vec::new();
+        ibd_files(&copy.files, &mut files);
+        for f in files {
+            let space = open(&f);
+            let what = format!("{}: {}", copy.name, f.display());
+            let Ok(sdi) = SdiReport::build(&space) else {
+                assert!(objects_of(&space).is_err(), "{what}");
+                continue;
+            };
+            let (typed, findings) = objects_of(&space).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+            let json = |v| serde_json::to_value(v).unwrap();
+            assert_eq!(json(&typed), json(&objects(&sdi)), "{what}");
+            assert_eq!(
+                format!("{findings:?}"),
+                format!("{:?}", sdi.findings),
+                "{what}"
+            );
+            assert!(
+                !typed.tables.is_empty() || !typed.tablespaces.is_empty(),
+                "{what}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} files with SDI");
+}

@@ -11,8 +11,7 @@
 
 pub mod remnants;
 
-use crate::dictionary::sdi;
-use crate::reports::sdi_report::SdiReport;
+use crate::dictionary::sdi::{self, SdiObjects};
 use crate::rows::index_scan::ScannedPage;
 use crate::rows::records::{IndexField, RecordsReport, Row, RowState, Schema};
 use innodb_format::bytes::{u16_at, u32_at, u64_at};
@@ -156,14 +155,15 @@ type Read = BTreeMap<&'static str, Rows>;
 /// The rows of the dictionary tables of `space` (with `deleted`, the
 /// delete-marked and garbage-list ones too), and the problems met.
 fn read_tables(space: &Tablespace, deleted: bool) -> Result<(Read, Vec<Finding>), String> {
-    let sdi = own_sdi(space)?;
-    read_tables_with(space, &sdi, &sdi::objects(&sdi).tables, deleted)
+    let (own, findings) = own_sdi(space)?;
+    read_tables_with(space, &findings, &own.tables, deleted)
 }
 
-/// The SDI of `space` (`mysql.ibd`), which describes its dictionary
-/// tables; an error naming the file when it has none that can be read.
-pub fn own_sdi(space: &Tablespace) -> Result<SdiReport, String> {
-    SdiReport::build(space).map_err(|e| {
+/// The objects of the SDI of `space` (`mysql.ibd`), which describe its
+/// dictionary tables, and the problems met reading it; an error naming
+/// the file when it has no SDI that can be read.
+pub fn own_sdi(space: &Tablespace) -> Result<(SdiObjects, Vec<Finding>), String> {
+    sdi::objects_of(space).map_err(|e| {
         format!(
             "{}: no SDI to describe the dictionary tables ({e:?})",
             space.path().display()
@@ -171,16 +171,16 @@ pub fn own_sdi(space: &Tablespace) -> Result<SdiReport, String> {
     })
 }
 
-/// [`read_tables`] with `space`'s SDI already read (`sdi`, and `defs`, the
-/// tables it describes).
+/// [`read_tables`] with `space`'s SDI already read (`defs`, the tables it
+/// describes, and `sdi_findings`, the problems met reading it).
 fn read_tables_with(
     space: &Tablespace,
-    sdi: &SdiReport,
+    sdi_findings: &[Finding],
     defs: &[DdTable],
     deleted: bool,
 ) -> Result<(Read, Vec<Finding>), String> {
     let file = space.path().display().to_string();
-    let mut findings: Vec<Finding> = sdi.findings.clone();
+    let mut findings: Vec<Finding> = sdi_findings.to_vec();
     let mut read = BTreeMap::new();
     // The garbage rows are looked for on every INDEX page: the pages of
     // every index found in one pass, not one pass per table.

@@ -3,10 +3,10 @@
 //! SDI holds only its tablespace (every subpartition file but the first),
 //! the table's definition from the files beside it.
 
-use crate::reports::sdi_report::SdiReport;
+use crate::reports::sdi_report::{NoSdi, SdiDocuments, SdiReport};
 use innodb_space::dictionary::dd::{DdTable, DdTablespace};
 use innodb_space::dictionary::Dictionary;
-use innodb_space::{OpenOptions, Tablespace};
+use innodb_space::{Finding, OpenOptions, Tablespace};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -27,29 +27,81 @@ pub struct SdiObjects {
 pub fn objects(sdi: &SdiReport) -> SdiObjects {
     let mut out = SdiObjects::default();
     for e in &sdi.records {
-        let Some(object) = e.object.get("dd_object") else {
-            out.unreadable.push(format!(
-                "SDI object type {} id {}: no dd_object",
-                e.sdi_type, e.id
-            ));
-            continue;
-        };
-        // Typed from the parsed object in place, not from a copy of it.
-        let why = match e.sdi_type {
-            1 => DdTable::deserialize(object)
-                .map(|t| out.tables.push(t))
-                .err(),
-            2 => DdTablespace::deserialize(object)
-                .map(|t| out.tablespaces.push(t))
-                .err(),
-            _ => None,
-        };
-        if let Some(why) = why {
-            out.unreadable
-                .push(format!("SDI object type {} id {}: {why}", e.sdi_type, e.id));
-        }
+        add_object(&mut out, e.sdi_type, e.id, &e.object);
     }
     out
+}
+
+/// The tables and tablespaces of `space`'s SDI, as [`objects`] gives them
+/// from its [`SdiReport`], with the report's findings; each record's JSON
+/// is parsed straight into its type, without building its values first.
+pub fn objects_of(space: &Tablespace) -> Result<(SdiObjects, Vec<Finding>), NoSdi> {
+    let docs = SdiDocuments::read(space, false)?;
+    let mut out = SdiObjects::default();
+    let mut findings = docs.findings;
+    for d in &docs.documents {
+        let json = match &d.json {
+            Ok(j) => j,
+            Err(f) => {
+                findings.push(f.clone());
+                continue;
+            }
+        };
+        if add_typed(&mut out, d.sdi_type, json) {
+            continue;
+        }
+        // Not a table or tablespace as expected: read as any JSON, as the
+        // report does, for the same finding or note.
+        match serde_json::from_slice::<serde_json::Value>(json) {
+            Ok(v) => add_object(&mut out, d.sdi_type, d.id, &v),
+            Err(e) => findings.push(d.unreadable(&e)),
+        }
+    }
+    Ok((out, findings))
+}
+
+/// An SDI record's JSON with its `dd_object` of type `T`.
+#[derive(Deserialize)]
+struct Typed<T> {
+    dd_object: T,
+}
+
+/// Adds the object of type `sdi_type` whose JSON is `json` to `out`; false
+/// (nothing added) when it is not a table or tablespace as expected.
+fn add_typed(out: &mut SdiObjects, sdi_type: u32, json: &[u8]) -> bool {
+    match sdi_type {
+        1 => serde_json::from_slice::<Typed<DdTable>>(json)
+            .map(|t| out.tables.push(t.dd_object))
+            .is_ok(),
+        2 => serde_json::from_slice::<Typed<DdTablespace>>(json)
+            .map(|t| out.tablespaces.push(t.dd_object))
+            .is_ok(),
+        _ => false,
+    }
+}
+
+/// Adds the object `object` (an SDI record's JSON, of type `sdi_type`, id
+/// `id`) to `out`, or why it cannot be read to its `unreadable`.
+fn add_object(out: &mut SdiObjects, sdi_type: u32, id: u64, object: &serde_json::Value) {
+    let Some(object) = object.get("dd_object") else {
+        out.unreadable
+            .push(format!("SDI object type {sdi_type} id {id}: no dd_object"));
+        return;
+    };
+    // Typed from the parsed object in place, not from a copy of it.
+    let why = match sdi_type {
+        1 => DdTable::deserialize(object)
+            .map(|t| out.tables.push(t))
+            .err(),
+        2 => DdTablespace::deserialize(object)
+            .map(|t| out.tablespaces.push(t))
+            .err(),
+        _ => None,
+    };
+    if let Some(why) = why {
+        out.unreadable
+            .push(format!("SDI object type {sdi_type} id {id}: {why}"));
+    }
 }
 
 /// The dictionary of the file `space` alone, from its SDI: its
@@ -59,10 +111,10 @@ pub fn objects(sdi: &SdiReport) -> SdiObjects {
 /// the files of the same table beside it (`t#p#…` in the same folder).
 /// Empty for a file without SDI.
 pub fn dictionary_of(space: &Tablespace, options: OpenOptions) -> Dictionary {
-    let Ok(sdi) = SdiReport::build(space) else {
+    let Ok((own, _)) = objects_of(space) else {
         return Dictionary::default();
     };
-    dictionary_from(space, &objects(&sdi), options)
+    dictionary_from(space, &own, options)
 }
 
 /// [`dictionary_of`] with the objects of `space`'s SDI already read
@@ -88,10 +140,10 @@ pub fn dictionary_from(space: &Tablespace, own: &SdiObjects, options: OpenOption
             let Ok(other) = Tablespace::open(&sibling, options.clone()) else {
                 continue;
             };
-            let Ok(sdi) = SdiReport::build(&other) else {
+            let Ok((theirs, _)) = objects_of(&other) else {
                 continue;
             };
-            tables.extend(objects(&sdi).tables.into_iter().filter(|t| here(t)));
+            tables.extend(theirs.tables.into_iter().filter(|t| here(t)));
             if !tables.is_empty() {
                 break;
             }
@@ -157,10 +209,9 @@ pub fn of_files(paths: &[PathBuf], options: OpenOptions) -> Dictionary {
                 continue;
             }
         };
-        let Ok(sdi) = SdiReport::build(&space) else {
+        let Ok((o, _)) = objects_of(&space) else {
             continue;
         };
-        let o = objects(&sdi);
         for t in o.tables {
             if !tables
                 .iter()

@@ -72,10 +72,12 @@ fn read_and_name(
     dd: &mut CarvedSpace,
 ) -> Result<MysqlRemnants, String> {
     let sdi = dd_remnants::own_sdi(space);
-    let objects = sdi.as_ref().map(sdi::objects).unwrap_or_default();
-    let names = sdi::dictionary_from(space, &objects, inputs.options.clone());
-    dd.tables = names.tables.iter().map(|t| t.name.clone()).collect();
-    dd_remnants::read_with(space, &sdi?, &objects.tables)
+    if let Ok((own, _)) = &sdi {
+        let names = sdi::dictionary_from(space, own, inputs.options.clone());
+        dd.tables = names.tables.iter().map(|t| t.name.clone()).collect();
+    }
+    let (own, findings) = sdi?;
+    dd_remnants::read_with(space, &findings, &own.tables)
 }
 
 /// Without `mysql.ibd`: the dropped tables of each MySQL 8.0+ system

@@ -21,8 +21,6 @@
 
 pub use super::own_sdi;
 use super::{assembly, dictionary, read_tables_with, Read, Rows};
-use crate::dictionary::sdi;
-use crate::reports::sdi_report::SdiReport;
 use crate::rows::records::{Row, RowState};
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::dd::DdTable;
@@ -71,19 +69,20 @@ const KEYS: [(&str, &[&str]); 10] = [
 /// `space` (`mysql.ibd`): the live dictionary, and the tables only deleted
 /// records describe. An error as [`super::read`] gives one.
 pub fn read(space: &Tablespace) -> Result<MysqlRemnants, String> {
-    let sdi = own_sdi(space)?;
-    read_with(space, &sdi, &sdi::objects(&sdi).tables)
+    let (own, findings) = own_sdi(space)?;
+    read_with(space, &findings, &own.tables)
 }
 
-/// [`read`] with `space`'s own SDI already read (`sdi`, and `defs`, the
-/// tables it describes: see [`own_sdi`] and [`sdi::objects`]), for a
-/// caller that also names the tables of `space` from it.
+/// [`read`] with `space`'s own SDI already read (`defs`, the tables it
+/// describes, and `sdi_findings`, the problems met reading it: see
+/// [`own_sdi`]), for a caller that also names the tables of `space` from
+/// it.
 pub fn read_with(
     space: &Tablespace,
-    sdi: &SdiReport,
+    sdi_findings: &[Finding],
     defs: &[DdTable],
 ) -> Result<MysqlRemnants, String> {
-    let (mut deleted, findings) = read_tables_with(space, sdi, defs, true)?;
+    let (mut deleted, findings) = read_tables_with(space, sdi_findings, defs, true)?;
     // A dropped table's schema is mostly still there: every row of
     // `schemata` is kept, live or not (a small table).
     let mut schemata = deleted.get("schemata").map(|r| r.select(|_| true));
