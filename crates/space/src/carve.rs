@@ -16,6 +16,8 @@ use innodb_format::checksum::{self, ChecksumAlgorithm, ChecksumLayout, ChecksumV
 use innodb_format::fil::header::{
     FIL_PAGE_DATA, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE,
 };
+use innodb_format::fil::mysql_compressed::MysqlCompressedHeader;
+use innodb_format::fil::page_compressed::PageDecompressor;
 use innodb_format::fil::page_type::PageType;
 use innodb_format::fsp::header::FSP_SIZE;
 use innodb_format::index::header::PAGE_INDEX_ID;
@@ -66,6 +68,13 @@ pub struct CarvedPage {
     pub fsp_size: Option<u32>,
     /// The checksum algorithm that verified.
     pub algorithm: ChecksumAlgorithm,
+    /// A MySQL transparently compressed page (`FIL_PAGE_COMPRESSED`, type
+    /// 14): the bytes it is stored in, its 38-byte header and compressed
+    /// block (`FIL_PAGE_COMPRESS_SIZE_V1`, offset 32, says how long); the
+    /// fields above are those of the page inflated. `None` for any other
+    /// page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<u32>,
 }
 
 impl CarvedPage {
@@ -98,8 +107,58 @@ impl CarvedPage {
     /// still that page: its checksum verifies with the same algorithm and
     /// `FIL_PAGE_OFFSET` (offset 4) is the same page number.
     pub fn still_valid(&self, page: &[u8]) -> bool {
+        let mut inflater;
+        let page = match self.stored {
+            None => page,
+            Some(_) => {
+                inflater = PageDecompressor::new(self.page_size as usize);
+                if inflater.decompress_mysql(page).is_err() {
+                    return false;
+                }
+                inflater.page()
+            }
+        };
         checksum::verify(page, self.layout()).algorithm() == Some(self.algorithm)
             && u32_at(page, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").ok() == Some(self.page_no)
+    }
+
+    /// Bytes of the page there must be in its input: its size, or what a
+    /// compressed page is stored in ([`Self::stored`]).
+    pub fn stored_len(&self) -> usize {
+        self.stored.unwrap_or(self.page_size) as usize
+    }
+
+    /// Zeroes what follows a compressed page's block in `page` (the page
+    /// read from its input): bytes of whatever came next in the input,
+    /// where the server's file holds a punched hole, which reads as zeros.
+    pub fn clear_after_block(&self, page: &mut [u8]) {
+        if let Some(rest) = self.stored.and_then(|n| page.get_mut(n as usize..)) {
+            rest.fill(0);
+        }
+    }
+
+    /// Bytes from this page's offset to where the search goes on after
+    /// it: its size, or a compressed page's stored bytes rounded up to the
+    /// next 512-byte boundary (a file system stores no block of its hole).
+    fn footprint(&self) -> u64 {
+        match self.stored {
+            None => u64::from(self.page_size),
+            Some(n) => u64::from(n).div_ceil(CARVE_ALIGN as u64) * CARVE_ALIGN as u64,
+        }
+    }
+}
+
+/// One inflater per page size, for the compressed pages a scan meets.
+#[derive(Default)]
+struct Inflaters(Vec<PageDecompressor>);
+
+impl Inflaters {
+    /// The inflater of `size`-byte pages, made on first use.
+    fn of(&mut self, size: usize) -> Option<&mut PageDecompressor> {
+        if !self.0.iter().any(|d| d.page().len() == size) {
+            self.0.push(PageDecompressor::new(size));
+        }
+        self.0.iter_mut().find(|d| d.page().len() == size)
     }
 }
 
@@ -125,7 +184,13 @@ fn plausible_type(t: PageType) -> bool {
 /// The page that starts at `buf[0]`, if one does: the cheap header and
 /// trailer test first, then the checksum. `buf` may be shorter than the
 /// largest page (the end of the input).
-pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> Option<CarvedPage> {
+fn page_at(
+    buf: &[u8],
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+    inflaters: &mut Inflaters,
+) -> Option<CarvedPage> {
     let head = buf.get(..FIL_PAGE_DATA)?;
     if innodb_format::bytes::is_all_zero(head) {
         return None;
@@ -154,7 +219,43 @@ pub fn page_at(buf: &[u8], input: u32, offset: u64, stats: &mut CarveStats) -> O
             }
         }
     }
+    if page_type == PageType::COMPRESSED {
+        return mysql_compressed_at(buf, input, offset, stats, inflaters);
+    }
     zip_page_at(buf, page_type, input, offset, stats)
+}
+
+/// The MySQL transparently compressed page (type 14) that starts at
+/// `buf[0]`, if one does: its control bytes name a page size carved and
+/// an algorithm MySQL has, its block inflates to exactly that page less
+/// its header, and the page inflated verifies (its checksum was computed
+/// before compression). Only its header and block must be in `buf`.
+fn mysql_compressed_at(
+    buf: &[u8],
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+    inflaters: &mut Inflaters,
+) -> Option<CarvedPage> {
+    let h = MysqlCompressedHeader::parse_at(buf, 0).ok()?;
+    let size = usize::from(h.original_size) + FIL_PAGE_DATA;
+    if !CARVE_PAGE_SIZES.contains(&size) {
+        return None;
+    }
+    let stored = FIL_PAGE_DATA + usize::from(h.compressed_size);
+    let block = buf.get(..stored)?;
+    stats.checksummed += 1;
+    let inflater = inflaters.of(size)?;
+    inflater.decompress_mysql(block).ok()?;
+    let page = inflater.page();
+    let ChecksumVerdict::Valid { algorithm } = checksum::verify(page, ChecksumLayout::Classic)
+    else {
+        return None;
+    };
+    stats.pages += 1;
+    let mut p = summary(page, h.original_type, input, offset, algorithm);
+    p.stored = Some(u32::try_from(stored).ok()?);
+    Some(p)
 }
 
 /// The ROW_FORMAT=COMPRESSED page that starts at `buf[0]`, if one does: its
@@ -213,6 +314,7 @@ fn summary(
             .then(|| u32_at(page, FSP_SIZE, "FSP_SIZE").ok())
             .flatten(),
         algorithm,
+        stored: None,
     }
 }
 
@@ -226,6 +328,7 @@ pub fn scan(
     progress: &mut dyn FnMut(u64),
 ) -> std::io::Result<CarveStats> {
     let mut stats = CarveStats::default();
+    let mut inflaters = Inflaters::default();
     // The buffer and every read into it start on a 4 KiB boundary (what is
     // kept for the next round is cut at one): the kernel's copy out of the
     // page cache is slower into a misaligned buffer.
@@ -249,9 +352,9 @@ pub fn scan(
         while pos < limit {
             let rest = buf.get(pos..have).unwrap_or_default();
             let at = base + pos as u64;
-            match page_at(rest, input, at, &mut stats) {
+            match page_at(rest, input, at, &mut stats, &mut inflaters) {
                 Some(p) => {
-                    pos += p.page_size as usize;
+                    pos += p.footprint() as usize;
                     found(p);
                 }
                 None => pos += CARVE_ALIGN,

@@ -265,9 +265,11 @@ impl CarvedSource {
         let got = read_full(file?, first.offset, dst)?;
         let ps = usize::try_from(self.page_size).unwrap_or(usize::MAX);
         for (k, (p, page)) in run.iter().zip(dst.chunks_mut(ps)).enumerate() {
-            if (k + 1) * ps > got || !p.still_valid(page) {
+            if k * ps + p.stored_len() > got || !p.still_valid(page) {
                 page.fill(0);
                 self.remember(p, path);
+            } else {
+                p.clear_after_block(page);
             }
         }
         Ok(())

@@ -186,6 +186,7 @@ mod tests {
             index_id: Some(150),
             fsp_size: None,
             algorithm: ChecksumAlgorithm::Crc32,
+            stored: None,
         }
     }
 

@@ -180,10 +180,13 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
             Some(slot) => slot.insert(open_again(input)?),
             None => continue,
         };
-        src.seek(SeekFrom::Start(p.offset))
-            .and_then(|_| src.read_exact(&mut page))
+        page.fill(0);
+        let got = src
+            .seek(SeekFrom::Start(p.offset))
+            .and_then(|_| read_up_to(src, &mut page))
             .map_err(|e| CliError::file(input, format!("offset {}: {e}", p.offset)))?;
-        if !p.still_valid(&page) {
+        // A compressed page near the input's end may be shorter than a page.
+        if got < p.stored_len() || !p.still_valid(&page) {
             notes.push(format!(
                 "page {} at offset {} of {} changed since the scan: not written",
                 p.page_no,
@@ -192,6 +195,7 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
             ));
             continue;
         }
+        p.clear_after_block(&mut page);
         let at = u64::from(p.page_no) * u64::from(s.page_size);
         dest.seek(SeekFrom::Start(at))
             .and_then(|_| dest.write_all(&page))
@@ -201,6 +205,20 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
         .map_err(|e| CliError::file(path, e.to_string()))?;
     s.notes.extend(notes);
     Ok(())
+}
+
+/// Reads into `buf` until it is full or `src` ends; the bytes read.
+fn read_up_to(src: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match src.read(buf.get_mut(n..).unwrap_or_default()) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// The tables the SDI of the rebuilt file `path` names.
