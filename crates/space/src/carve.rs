@@ -222,7 +222,39 @@ fn page_at(
     if page_type == PageType::COMPRESSED {
         return mysql_compressed_at(buf, input, offset, stats, inflaters);
     }
+    if !may_be_zip(page_type) {
+        return None;
+    }
     zip_page_at(buf, page_type, input, offset, stats)
+}
+
+/// True for the page types a ROW_FORMAT=COMPRESSED page can have: those
+/// `buf_flush_init_for_writing` (`buf/buf0flu.cc`, MySQL and MariaDB)
+/// writes as compressed pages (the server stops on any other): pages kept
+/// uncompressed in the compressed size (`ALLOCATED`, `INODE`,
+/// `IBUF_BITMAP`, `FSP_HDR`, `XDES`, MySQL's `ZLOB_*`), compressed BLOB
+/// pages (`ZBLOB`, `ZBLOB2`, `SDI_ZBLOB`) and index pages (`INDEX`, `SDI`,
+/// `RTREE`). Any other header is not checksummed at the zip sizes.
+fn may_be_zip(t: PageType) -> bool {
+    matches!(
+        t,
+        PageType::ALLOCATED
+            | PageType::INODE
+            | PageType::IBUF_BITMAP
+            | PageType::TYPE_FSP_HDR
+            | PageType::TYPE_XDES
+            | PageType::ZLOB_FIRST
+            | PageType::ZLOB_DATA
+            | PageType::ZLOB_INDEX
+            | PageType::ZLOB_FRAG
+            | PageType::ZLOB_FRAG_ENTRY
+            | PageType::TYPE_ZBLOB
+            | PageType::TYPE_ZBLOB2
+            | PageType::SDI_ZBLOB
+            | PageType::INDEX
+            | PageType::SDI
+            | PageType::RTREE
+    )
 }
 
 /// The MySQL transparently compressed page (type 14) that starts at
