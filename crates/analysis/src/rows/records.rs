@@ -334,7 +334,7 @@ impl RecordsReport {
         let mut layout = LayoutFit::default();
         let mut seen = 0usize;
         let (mut places, mut page_places) = (Vec::new(), Vec::new());
-        btree::walk_while(&mut pages, index.root_page, |v| {
+        btree::walk_leaves_while(&mut pages, index.root_page, |v| {
             if v.page.header.level != 0 || v.page.header.index_id != index.id {
                 return true;
             }
@@ -418,7 +418,7 @@ impl RecordsReport {
         };
         let walk_findings = match only_page {
             None => {
-                btree::walk_while(&mut pages, index.root_page, |v| {
+                btree::walk_leaves_while(&mut pages, index.root_page, |v| {
                     reader.read_page(v);
                     !reader.stopped
                 })
