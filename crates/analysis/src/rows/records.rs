@@ -120,33 +120,28 @@ fn field_bytes<'p>(
     })
 }
 
-/// Where every field of the record `r` is, into `places` (`known`: as
-/// [`record_extents`] already found them): false when its layout does not
-/// fit the index's fields or runs past the record heap.
-fn record_places(
+/// Where every field of the record `r` is: as [`record_extents`] already
+/// found them (`known`), else laid out into `places`; `None` when its
+/// layout does not fit the index's fields or runs past the record heap.
+fn record_places<'a>(
     bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
-    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&[Place]>),
-    places: &mut Vec<Place>,
-) -> bool {
-    match known {
-        Some(k) => {
-            places.clear();
-            places.extend_from_slice(k);
-        }
+    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&'a [Place]>),
+    places: &'a mut Vec<Place>,
+) -> Option<&'a [Place]> {
+    let places: &[Place] = match known {
+        Some(k) => k,
         None => {
-            if leaf_places_into(bytes, r, format, fields, mariadb_core, places).is_none() {
-                return false;
-            }
+            leaf_places_into(bytes, r, format, fields, mariadb_core, places)?;
+            places
         }
-    }
+    };
     let end = places.last().map_or(0, |p| p.start + p.len);
-    r.origin + end <= heap_top
-        && places
-            .iter()
-            .all(|p| field_bytes(bytes, r.origin, p).is_some())
+    // Every field on the page: what `field_bytes` needs to read it.
+    let on_page = |p: &Place| r.origin + p.start + p.len <= bytes.len();
+    (r.origin + end <= heap_top && places.iter().all(on_page)).then_some(places)
 }
 
 /// One row.
@@ -357,7 +352,7 @@ impl RecordsReport {
                     .filter(|r| {
                         let bytes = v.page.bytes();
                         let at = (heap_top, mariadb_core, None);
-                        !record_places(bytes, r, v.page.format, &fields, at, &mut places)
+                        record_places(bytes, r, v.page.format, &fields, at, &mut places).is_none()
                     })
                     .count();
                 layout.unreadable += unreadable;
@@ -630,15 +625,17 @@ impl LeafReader<'_, '_> {
         let heap_top = usize::from(v.page.header.heap_top);
         let known = known_places(extents, &self.page_places, r.origin, next_extent);
         let at = (heap_top, self.mariadb_core, known);
-        if !record_places(bytes, r, v.page.format, self.fields, at, &mut self.places) {
+        let Some(places) =
+            record_places(bytes, r, v.page.format, self.fields, at, &mut self.places)
+        else {
             if state != RowState::Garbage {
                 self.unreadable_record(v.page_no, r.origin);
             }
             return;
-        }
+        };
         // The server may have zeroed a purged record (MariaDB does):
         // nothing of it is left to read.
-        if state == RowState::Garbage && all_zero(bytes, r.origin, &self.places) {
+        if state == RowState::Garbage && all_zero(bytes, r.origin, places) {
             self.erased += 1;
             return;
         }
@@ -652,7 +649,7 @@ impl LeafReader<'_, '_> {
                 RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
             },
             bytes,
-            places: &self.places,
+            places,
         };
         decode_row(
             &raw,
