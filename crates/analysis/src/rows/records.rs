@@ -233,8 +233,10 @@ impl LayoutFit {
     /// Adds the neighbours among one page's records, and empties `extents`.
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
         // Records inserted in key order are already in address order.
+        // Otherwise by address, two at one address (a damaged page) in
+        // the order they were found: unstable, but as a stable sort.
         if !extents.is_sorted_by_key(|e| e.origin) {
-            extents.sort_by_key(|e| e.origin);
+            extents.sort_unstable_by_key(|e| (e.origin as u64) << 32 | e.first_place as u64);
         }
         for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
             self.pairs += 1;
