@@ -754,36 +754,31 @@ fn known_places<'p>(
 
 /// The page's records to show, in key order, then (with `deleted`) those
 /// of its `garbage` list: purged or deleted, still readable.
-fn candidate_records(
-    v: &btree::PageVisit<'_>,
-    garbage: &[usize],
+fn candidate_records<'v>(
+    v: &'v btree::PageVisit<'_>,
+    garbage: &'v [usize],
     deleted: bool,
-) -> Vec<(RecordHeader, RowState)> {
-    let mut candidates: Vec<(RecordHeader, RowState)> = v
+) -> impl Iterator<Item = (RecordHeader, RowState)> + 'v {
+    let listed = v
         .records
         .records
         .iter()
         .filter(|r| !r.is_min_rec())
-        .filter(|r| deleted || !r.is_deleted())
+        .filter(move |r| deleted || !r.is_deleted())
         .map(|r| {
-            (
-                *r,
-                if r.is_deleted() {
-                    RowState::DeleteMarked
-                } else {
-                    RowState::Live
-                },
-            )
-        })
-        .collect();
-    if deleted {
-        for &o in garbage {
-            if let Ok(h) = RecordHeader::parse(v.page.bytes(), o, v.page.format, true) {
-                candidates.push((h, RowState::Garbage));
-            }
-        }
-    }
-    candidates
+            let state = if r.is_deleted() {
+                RowState::DeleteMarked
+            } else {
+                RowState::Live
+            };
+            (*r, state)
+        });
+    let purged = garbage
+        .iter()
+        .filter(move |_| deleted)
+        .filter_map(|&o| RecordHeader::parse(v.page.bytes(), o, v.page.format, true).ok())
+        .map(|h| (h, RowState::Garbage));
+    listed.chain(purged)
 }
 
 /// True when every byte of every field (at `places`) of the record at
