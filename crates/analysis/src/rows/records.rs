@@ -234,17 +234,30 @@ impl LayoutFit {
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
         // Records inserted in key order are already in address order.
         // Otherwise by address, two at one address (a damaged page) in
-        // the order they were found: unstable, but as a stable sort.
-        if !extents.is_sorted_by_key(|e| e.origin) {
-            extents.sort_unstable_by_key(|e| (e.origin as u64) << 32 | e.first_place as u64);
+        // the order they were found, as a stable sort would.
+        if extents.is_sorted_by_key(|e| e.origin) {
+            self.add_pairs(extents.iter());
+        } else {
+            // Their places in address order, sorted as small keys.
+            let mut order: Vec<u64> = (0..extents.len() as u64)
+                .zip(extents.iter())
+                .map(|(i, e)| (e.origin as u64) << 32 | i)
+                .collect();
+            order.sort_unstable();
+            let place = |k: &u64| (k & u64::from(u32::MAX)) as usize;
+            self.add_pairs(order.iter().filter_map(|k| extents.get(place(k))));
         }
-        for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
+        extents.clear();
+    }
+
+    /// Adds the neighbours among `extents` in address order.
+    fn add_pairs<'e>(&mut self, extents: impl Iterator<Item = &'e Extent> + Clone) {
+        for (a, b) in extents.clone().zip(extents.skip(1)) {
             self.pairs += 1;
             if a.origin + a.after + b.before == b.origin {
                 self.fitting_pairs += 1;
             }
         }
-        extents.clear();
     }
 
     /// True unless most neighbours disagree with the schema (fewer than
