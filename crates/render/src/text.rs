@@ -536,15 +536,10 @@ fn push_cell(o: &mut String, v: &innodb_format::value::column_value::Value) {
     }
 }
 
-/// True when some byte of `bytes` is one of `set`: a branch-free test of
-/// each 32-byte block, which the compiler turns into vector instructions
-/// (every text value of `records` is tested).
+/// True when some byte of `bytes` is one of `set` (see
+/// [`crate::safe::any_byte`]; every text value of `records` is tested).
 fn holds_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> bool {
-    bytes.chunks(32).any(|block| {
-        block.iter().fold(false, |acc, &b| {
-            set.iter().fold(acc, |acc, &s| acc | (b == s))
-        })
-    })
+    crate::safe::any_byte(bytes, |b| set.iter().fold(false, |acc, &s| acc | (b == s)))
 }
 
 /// A value as a tab-separated text cell: NULL, numbers, text with tabs
