@@ -126,6 +126,12 @@ pub fn push_str_value(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let b = s.as_bytes();
     out.push('"');
+    // Most text has nothing to escape.
+    if !crate::safe::any_byte(b, json_special) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut done = 0;
     let mut i = 0;
     while let Some(&c) = b.get(i) {
@@ -166,6 +172,12 @@ pub fn push_str_value(out: &mut String, s: &str) {
     }
     out.push_str(s.get(done..).unwrap_or_default());
     out.push('"');
+}
+
+/// True for the bytes [`push_str_value`] looks at: those it escapes
+/// (C0, `"`, `\\`, DEL) and the first byte of a C1 character.
+fn json_special(c: u8) -> bool {
+    (c < 0x20) | (c == b'"') | (c == b'\\') | (c == 0x7f) | (c == 0xc2)
 }
 
 /// The integer `n` (of magnitude `magnitude`) as [`exact_integers`]
@@ -546,6 +558,29 @@ pub mod tree_stream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A string with one byte to escape at every place, in strings of
+    /// lengths around the 32-byte blocks the scan tests: the same JSON as
+    /// serde_json's made safe ([`push_exact`]), and clean strings as they are.
+    #[test]
+    fn strings_escape_at_every_place_as_serde_does() {
+        for len in [0usize, 1, 5, 31, 32, 33, 63, 64, 65, 100] {
+            let clean = "a".repeat(len);
+            let mut out = String::new();
+            push_str_value(&mut out, &clean);
+            assert_eq!(out, format!("\"{clean}\""));
+            for special in ["\"", "\\", "\n", "\u{1}", "\u{7f}", "\u{85}", "é"] {
+                for at in 0..=len {
+                    let s = format!("{}{special}{}", &clean[..at], &clean[at..]);
+                    let mut out = String::new();
+                    push_str_value(&mut out, &s);
+                    let mut want = String::new();
+                    push_exact(&mut want, &serde_json::to_string(&s).unwrap());
+                    assert_eq!(out, want, "{special:?} at {at} of {len}");
+                }
+            }
+        }
+    }
 
     /// Integers past 2^53 − 1 become strings of the same digits; the
     /// largest safe one, floats, and digits inside strings stay.

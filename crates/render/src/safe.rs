@@ -14,17 +14,39 @@ fn is_control(c: char) -> bool {
 
 /// True when some byte of `bytes` may begin a control character that
 /// [`escape_controls`] escapes: C0 but newline and tab, DEL, and 0xC2, the
-/// first byte of every C1 character in UTF-8. A branch-free test of each
-/// 64-byte block, which the compiler turns into vector instructions.
+/// first byte of every C1 character in UTF-8.
 fn may_hold_control(bytes: &[u8]) -> bool {
-    let flag = |b: u8| {
-        u8::from((b < 0x20) & (b != b'\n') & (b != b'\t'))
-            | u8::from(b == 0x7f)
-            | u8::from(b == 0xc2)
+    any_byte(bytes, |b| {
+        ((b < 0x20) & (b != b'\n') & (b != b'\t')) | (b == 0x7f) | (b == 0xc2)
+    })
+}
+
+/// True when `hit` holds for some byte of `bytes`: a branch-free test of
+/// each 32-byte block, which the compiler turns into vector instructions
+/// (the text values of `records` pass here). The bytes after the last
+/// whole block are tested as a block too: the last 32 bytes, or, in a
+/// shorter slice, its bytes padded with its first (which changes nothing).
+pub(crate) fn any_byte(bytes: &[u8], hit: impl Fn(u8) -> bool) -> bool {
+    let block_hits =
+        |block: &[u8; 32]| block.iter().fold(0u8, |acc, &b| acc | u8::from(hit(b))) != 0;
+    let (blocks, rest) = bytes.as_chunks::<32>();
+    if blocks.iter().any(block_hits) {
+        return true;
+    }
+    if rest.is_empty() {
+        return false;
+    }
+    let tail = match bytes.last_chunk::<32>() {
+        Some(last) => *last,
+        None => {
+            let mut padded = [rest.first().copied().unwrap_or_default(); 32];
+            if let Some(head) = padded.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            padded
+        }
     };
-    bytes
-        .chunks(64)
-        .any(|block| block.iter().fold(0u8, |acc, &b| acc | flag(b)) != 0)
+    block_hits(&tail)
 }
 
 /// `s` with every control character escaped visibly — `\e` (ESC), `\r`,
@@ -156,6 +178,24 @@ mod tests {
             }
         }
         assert!(!may_hold_control(b""));
+    }
+
+    /// One flagged byte at every place of slices of every length up to
+    /// three blocks (short ones padded, the tail after whole blocks read
+    /// as the last 32 bytes): found exactly where it is, nothing in clean
+    /// bytes, and a flagged first byte of a short slice found once padded.
+    #[test]
+    fn any_byte_finds_a_byte_at_every_place_of_every_length() {
+        let hit = |b: u8| b == b'!';
+        for len in 0..=97usize {
+            let clean = vec![b'a'; len];
+            assert!(!any_byte(&clean, hit), "clean, {len} bytes");
+            for at in 0..len {
+                let mut bytes = clean.clone();
+                bytes[at] = b'!';
+                assert!(any_byte(&bytes, hit), "at {at} of {len}");
+            }
+        }
     }
 
     #[test]

@@ -97,6 +97,176 @@ pub fn walk(
 pub fn walk_while(
     pages: &mut LogicalPages<'_>,
     root: u32,
+    visit: impl FnMut(&PageVisit<'_>) -> bool,
+) -> TreeWalk {
+    walk_tree(pages, root, false, visit)
+}
+
+/// [`walk_while`], each leaf page read once, for the walks that read the
+/// leaves' records (`records`): the check that a node pointer of a page of
+/// level 1 points at a leaf of the index reads that leaf whole, and the
+/// leaf is visited as soon as the next one is known (its sibling check
+/// needs both), where [`walk_while`] reads the leaf's header for the check
+/// and the whole page again when it walks the leaf level. The leaves come
+/// in the same key order, with the same findings in the same order; but
+/// each is visited after the page of level 1 that points at it (or the
+/// next one), not after every page of level 1, and a walk stopped at a
+/// leaf has read level 1 only up to there. A ROW_FORMAT=COMPRESSED
+/// tablespace is walked as [`walk_while`] walks it.
+pub fn walk_leaves_while(
+    pages: &mut LogicalPages<'_>,
+    root: u32,
+    visit: impl FnMut(&PageVisit<'_>) -> bool,
+) -> TreeWalk {
+    let once = !pages.space().format().is_zip();
+    walk_tree(pages, root, once, visit)
+}
+
+/// What reading one page's records needs, reused from page to page.
+#[derive(Default)]
+struct Scratch {
+    list: RecordList,
+    free: Vec<usize>,
+    problems: Vec<PageProblem>,
+}
+
+/// Checks page `n` (read as `read`, its image `buf`) at place `i` of its
+/// level's pages `level_pages` in key order, and hands it to `visit`: its
+/// sibling chain (an R-tree page's kept in `rtree_links` for
+/// [`end_level`]) and its records, the problems added to `findings`.
+/// Returns what `visit` returns.
+fn visit_page(
+    (n, read, buf): (u32, &IndexRead, &[u8]),
+    (level_pages, i): (&[u32], usize),
+    s: &mut Scratch,
+    (rtree_links, findings): (&mut Vec<(u32, u32, u32)>, &mut Vec<Finding>),
+    visit: &mut impl FnMut(&PageVisit<'_>) -> bool,
+) -> bool {
+    let (check, header, zip) = read;
+    // Sibling chain against key order. An R-tree's node pointers are
+    // not in sibling order: its chain is checked as a whole by `end_level`.
+    if check.page_type == innodb_format::fil::page_type::PageType::RTREE {
+        rtree_links.push((n, check.fil.prev, check.fil.next));
+    } else {
+        let got = (check.fil.prev, check.fil.next);
+        sibling_findings(n, header.level, got, level_pages, i, findings);
+    }
+    let page = IndexPage::new(buf, *header);
+    let n_problems = inspect_records(&page, &mut s.list, &mut s.free, &mut s.problems);
+    findings.extend(
+        s.problems
+            .drain(..)
+            .map(|p| finding(FindingKind::BadIndexPage, n, p)),
+    );
+    visit(&PageVisit {
+        page_no: n,
+        check,
+        page: &page,
+        records: &s.list,
+        garbage_records: s.free.len(),
+        problems: n_problems,
+        zip: *zip,
+    })
+}
+
+/// The leaves of a walk that reads each once ([`walk_leaves_while`]): the
+/// leaf found last, read whole by the check of the node pointer that
+/// points at it, waits for the next one.
+#[derive(Default)]
+struct LeafPipe {
+    /// The leaf found last and its check; its image is in `buf`.
+    pending: Option<(u32, PageCheck)>,
+    buf: Vec<u8>,
+    /// Where a candidate child is read.
+    spare: Vec<u8>,
+    /// The leaf visited last.
+    prev: Option<u32>,
+    scratch: Scratch,
+    /// The leaves' findings: they follow those of level 1, as in [`walk_while`].
+    findings: Vec<Finding>,
+    rtree_links: Vec<(u32, u32, u32)>,
+    /// A leaf was visited.
+    visited: bool,
+}
+
+impl LeafPipe {
+    /// The check of page `c`, its image in `self.spare`, when it is a leaf
+    /// of index `index_id`: what [`child_fits`] decides of a page of a
+    /// tablespace that is not ROW_FORMAT=COMPRESSED (its header in place
+    /// is that of its image, or it is page-compressed and its image is
+    /// what counts).
+    fn read_child(
+        &mut self,
+        pages: &mut LogicalPages<'_>,
+        c: u32,
+        index_id: u64,
+    ) -> Option<PageCheck> {
+        let vendor = pages.space().format().vendor;
+        let check = pages.read_into(c, &mut self.spare)?;
+        let fits = check.page_type.is_index_layout(vendor)
+            && !check.all_zero
+            && IndexHeader::parse(&self.spare)
+                .is_ok_and(|h| h.index_id == index_id && h.level == 0);
+        fits.then_some(check)
+    }
+
+    /// Takes page `c`, just read by [`Self::read_child`] (`check`), as the
+    /// next leaf, and visits the one before it. False when `visit` says to stop.
+    fn push(
+        &mut self,
+        pages: &LogicalPages<'_>,
+        (c, check): (u32, PageCheck),
+        visit: &mut impl FnMut(&PageVisit<'_>) -> bool,
+    ) -> bool {
+        let go_on = self.flush(pages, Some(c), visit);
+        std::mem::swap(&mut self.buf, &mut self.spare);
+        self.pending = Some((c, check));
+        go_on
+    }
+
+    /// Visits the waiting leaf, `next` the leaf after it in key order
+    /// (`None`: it is the last). False when `visit` says to stop.
+    fn flush(
+        &mut self,
+        pages: &LogicalPages<'_>,
+        next: Option<u32>,
+        visit: &mut impl FnMut(&PageVisit<'_>) -> bool,
+    ) -> bool {
+        let Some((n, check)) = self.pending.take() else {
+            return true;
+        };
+        // Never an error for a page `read_child` took.
+        let read = match index_page_of(pages, n, check, &self.buf, "of the tree ") {
+            Ok(read) => read,
+            Err(f) => {
+                self.findings.push(f);
+                return true;
+            }
+        };
+        // The leaf's neighbours in key order, and its place among them.
+        let (around, i, len) = match (self.prev, next) {
+            (Some(p), Some(q)) => ([p, n, q], 1, 3),
+            (Some(p), None) => ([p, n, 0], 1, 2),
+            (None, Some(q)) => ([n, q, 0], 0, 2),
+            (None, None) => ([n, 0, 0], 0, 1),
+        };
+        self.prev = Some(n);
+        self.visited = true;
+        visit_page(
+            (n, &read, &self.buf),
+            (around.get(..len).unwrap_or_default(), i),
+            &mut self.scratch,
+            (&mut self.rtree_links, &mut self.findings),
+            visit,
+        )
+    }
+}
+
+/// The walk of [`walk_while`] (`leaves_once`: of [`walk_leaves_while`]).
+fn walk_tree(
+    pages: &mut LogicalPages<'_>,
+    root: u32,
+    leaves_once: bool,
     mut visit: impl FnMut(&PageVisit<'_>) -> bool,
 ) -> TreeWalk {
     let space = pages.space();
@@ -108,11 +278,10 @@ pub fn walk_while(
     };
     let mut buf = Vec::new();
     let mut child_buf = Vec::new();
-    let mut list = RecordList::default();
-    let mut free = Vec::new();
+    let mut s = Scratch::default();
+    let mut pipe = LeafPipe::default();
     let mut heap_order = Vec::new();
     let mut candidates = Vec::new();
-    let mut problems = Vec::new();
     let mut current = vec![root];
     let mut expected: Option<(u64, u16)> = None; // index id, level
     let mut reached_total = 0usize;
@@ -122,13 +291,14 @@ pub fn walk_while(
         let mut next_level: Vec<u32> = Vec::new();
         let mut level_no = None;
         for (i, &n) in current.iter().enumerate() {
-            let (check, header, zip) = match read_index_page(pages, n, &mut buf, "of the tree ") {
+            let read = match read_index_page(pages, n, &mut buf, "of the tree ") {
                 Ok(read) => read,
                 Err(f) => {
                     out.findings.push(f);
                     continue;
                 }
             };
+            let header = read.1;
             match expected {
                 None => {
                     expected = Some((header.index_id, header.level));
@@ -143,47 +313,21 @@ pub fn walk_while(
             }
             level_no = Some(header.level);
             reached_total += 1;
-            // Sibling chain against key order. An R-tree's node pointers are
-            // not in sibling order: its chain is checked as a whole below.
-            let rtree = check.page_type == innodb_format::fil::page_type::PageType::RTREE;
-            if rtree {
-                rtree_links.push((n, check.fil.prev, check.fil.next));
-            }
-            if !rtree {
-                sibling_findings(
-                    n,
-                    header.level,
-                    (check.fil.prev, check.fil.next),
-                    &current,
-                    i,
-                    &mut out.findings,
-                );
-            }
-            let page = IndexPage::new(&buf, header);
-            let n_problems = inspect_records(&page, &mut list, &mut free, &mut problems);
-            out.findings.extend(
-                problems
-                    .drain(..)
-                    .map(|p| finding(FindingKind::BadIndexPage, n, p)),
-            );
-            let go_on = visit(&PageVisit {
-                page_no: n,
-                check: &check,
-                page: &page,
-                records: &list,
-                garbage_records: free.len(),
-                problems: n_problems,
-                zip,
-            });
-            if !go_on {
+            let at = (n, &read, buf.as_slice());
+            let found = (&mut rtree_links, &mut out.findings);
+            if !visit_page(at, (&current, i), &mut s, found, &mut visit) {
                 return out;
             }
             if header.level == 0 {
                 continue;
             }
-            list.heap_order(&free, &mut heap_order);
+            let page = IndexPage::new(&buf, header);
+            s.list.heap_order(&s.free, &mut heap_order);
+            // The children of this page are leaves, read once here.
+            let piped = leaves_once && header.level == 1;
             let mut last_depth = 0usize;
-            for r in list
+            for r in s
+                .list
                 .records
                 .iter()
                 .filter(|r| r.record_type == RecordType::NodePointer)
@@ -196,16 +340,27 @@ pub fn walk_while(
                     .filter(|&d| d < n_candidates);
                 let child = order.find_map(|d| {
                     let c = *candidates.get(d)?;
-                    (c < page_count
-                        && !is_marked(&out.reached, c)
-                        && child_fits(pages, c, header.index_id, header.level - 1, &mut child_buf))
-                    .then_some((d, c))
+                    if c >= page_count || is_marked(&out.reached, c) {
+                        return None;
+                    }
+                    if piped {
+                        let check = pipe.read_child(pages, c, header.index_id)?;
+                        return Some((d, c, Some(check)));
+                    }
+                    child_fits(pages, c, header.index_id, header.level - 1, &mut child_buf)
+                        .then_some((d, c, None))
                 });
                 match child {
-                    Some((d, c)) => {
+                    Some((d, c, leaf)) => {
                         last_depth = d;
                         mark(&mut out.reached, c);
                         next_level.push(c);
+                        if let Some(check) = leaf {
+                            if !pipe.push(pages, (c, check), &mut visit) {
+                                out.findings.append(&mut pipe.findings);
+                                return out;
+                            }
+                        }
                     }
                     None => out.findings.push(
                         match candidates
@@ -228,7 +383,21 @@ pub fn walk_while(
                 break;
             }
         }
+        // The leaves were visited as level 1 was read: the last one now.
+        let leaves_read = leaves_once && level_no == Some(1);
+        if leaves_read {
+            let go_on = pipe.flush(pages, None, &mut visit);
+            out.findings.append(&mut pipe.findings);
+            if !go_on {
+                return out;
+            }
+        }
         if !end_level(&mut out, &mut rtree_links, level_no, &current) {
+            break;
+        }
+        if leaves_read {
+            let leaf_level = pipe.visited.then_some(0);
+            end_level(&mut out, &mut pipe.rtree_links, leaf_level, &next_level);
             break;
         }
         current = next_level;

@@ -120,33 +120,28 @@ fn field_bytes<'p>(
     })
 }
 
-/// Where every field of the record `r` is, into `places` (`known`: as
-/// [`record_extents`] already found them): false when its layout does not
-/// fit the index's fields or runs past the record heap.
-fn record_places(
+/// Where every field of the record `r` is: as [`record_extents`] already
+/// found them (`known`), else laid out into `places`; `None` when its
+/// layout does not fit the index's fields or runs past the record heap.
+fn record_places<'a>(
     bytes: &[u8],
     r: &RecordHeader,
     format: RecordFormat,
     fields: &[IndexField],
-    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&[Place]>),
-    places: &mut Vec<Place>,
-) -> bool {
-    match known {
-        Some(k) => {
-            places.clear();
-            places.extend_from_slice(k);
-        }
+    (heap_top, mariadb_core, known): (usize, Option<usize>, Option<&'a [Place]>),
+    places: &'a mut Vec<Place>,
+) -> Option<&'a [Place]> {
+    let places: &[Place] = match known {
+        Some(k) => k,
         None => {
-            if leaf_places_into(bytes, r, format, fields, mariadb_core, places).is_none() {
-                return false;
-            }
+            leaf_places_into(bytes, r, format, fields, mariadb_core, places)?;
+            places
         }
-    }
+    };
     let end = places.last().map_or(0, |p| p.start + p.len);
-    r.origin + end <= heap_top
-        && places
-            .iter()
-            .all(|p| field_bytes(bytes, r.origin, p).is_some())
+    // Every field on the page: what `field_bytes` needs to read it.
+    let on_page = |p: &Place| r.origin + p.start + p.len <= bytes.len();
+    (r.origin + end <= heap_top && places.iter().all(on_page)).then_some(places)
 }
 
 /// One row.
@@ -238,16 +233,31 @@ impl LayoutFit {
     /// Adds the neighbours among one page's records, and empties `extents`.
     fn add_page(&mut self, extents: &mut Vec<Extent>) {
         // Records inserted in key order are already in address order.
-        if !extents.is_sorted_by_key(|e| e.origin) {
-            extents.sort_by_key(|e| e.origin);
+        // Otherwise by address, two at one address (a damaged page) in
+        // the order they were found, as a stable sort would.
+        if extents.is_sorted_by_key(|e| e.origin) {
+            self.add_pairs(extents.iter());
+        } else {
+            // Their places in address order, sorted as small keys.
+            let mut order: Vec<u64> = (0..extents.len() as u64)
+                .zip(extents.iter())
+                .map(|(i, e)| (e.origin as u64) << 32 | i)
+                .collect();
+            order.sort_unstable();
+            let place = |k: &u64| (k & u64::from(u32::MAX)) as usize;
+            self.add_pairs(order.iter().filter_map(|k| extents.get(place(k))));
         }
-        for (a, b) in extents.iter().zip(extents.iter().skip(1)) {
+        extents.clear();
+    }
+
+    /// Adds the neighbours among `extents` in address order.
+    fn add_pairs<'e>(&mut self, extents: impl Iterator<Item = &'e Extent> + Clone) {
+        for (a, b) in extents.clone().zip(extents.skip(1)) {
             self.pairs += 1;
             if a.origin + a.after + b.before == b.origin {
                 self.fitting_pairs += 1;
             }
         }
-        extents.clear();
     }
 
     /// True unless most neighbours disagree with the schema (fewer than
@@ -334,7 +344,7 @@ impl RecordsReport {
         let mut layout = LayoutFit::default();
         let mut seen = 0usize;
         let (mut places, mut page_places) = (Vec::new(), Vec::new());
-        btree::walk_while(&mut pages, index.root_page, |v| {
+        btree::walk_leaves_while(&mut pages, index.root_page, |v| {
             if v.page.header.level != 0 || v.page.header.index_id != index.id {
                 return true;
             }
@@ -357,7 +367,7 @@ impl RecordsReport {
                     .filter(|r| {
                         let bytes = v.page.bytes();
                         let at = (heap_top, mariadb_core, None);
-                        !record_places(bytes, r, v.page.format, &fields, at, &mut places)
+                        record_places(bytes, r, v.page.format, &fields, at, &mut places).is_none()
                     })
                     .count();
                 layout.unreadable += unreadable;
@@ -418,7 +428,7 @@ impl RecordsReport {
         };
         let walk_findings = match only_page {
             None => {
-                btree::walk_while(&mut pages, index.root_page, |v| {
+                btree::walk_leaves_while(&mut pages, index.root_page, |v| {
                     reader.read_page(v);
                     !reader.stopped
                 })
@@ -630,15 +640,17 @@ impl LeafReader<'_, '_> {
         let heap_top = usize::from(v.page.header.heap_top);
         let known = known_places(extents, &self.page_places, r.origin, next_extent);
         let at = (heap_top, self.mariadb_core, known);
-        if !record_places(bytes, r, v.page.format, self.fields, at, &mut self.places) {
+        let Some(places) =
+            record_places(bytes, r, v.page.format, self.fields, at, &mut self.places)
+        else {
             if state != RowState::Garbage {
                 self.unreadable_record(v.page_no, r.origin);
             }
             return;
-        }
+        };
         // The server may have zeroed a purged record (MariaDB does):
         // nothing of it is left to read.
-        if state == RowState::Garbage && all_zero(bytes, r.origin, &self.places) {
+        if state == RowState::Garbage && all_zero(bytes, r.origin, places) {
             self.erased += 1;
             return;
         }
@@ -652,7 +664,7 @@ impl LeafReader<'_, '_> {
                 RowState::Garbage => Some(garbage_confidence(r.origin, extents, heap_top)),
             },
             bytes,
-            places: &self.places,
+            places,
         };
         decode_row(
             &raw,
@@ -755,36 +767,31 @@ fn known_places<'p>(
 
 /// The page's records to show, in key order, then (with `deleted`) those
 /// of its `garbage` list: purged or deleted, still readable.
-fn candidate_records(
-    v: &btree::PageVisit<'_>,
-    garbage: &[usize],
+fn candidate_records<'v>(
+    v: &'v btree::PageVisit<'_>,
+    garbage: &'v [usize],
     deleted: bool,
-) -> Vec<(RecordHeader, RowState)> {
-    let mut candidates: Vec<(RecordHeader, RowState)> = v
+) -> impl Iterator<Item = (RecordHeader, RowState)> + 'v {
+    let listed = v
         .records
         .records
         .iter()
         .filter(|r| !r.is_min_rec())
-        .filter(|r| deleted || !r.is_deleted())
+        .filter(move |r| deleted || !r.is_deleted())
         .map(|r| {
-            (
-                *r,
-                if r.is_deleted() {
-                    RowState::DeleteMarked
-                } else {
-                    RowState::Live
-                },
-            )
-        })
-        .collect();
-    if deleted {
-        for &o in garbage {
-            if let Ok(h) = RecordHeader::parse(v.page.bytes(), o, v.page.format, true) {
-                candidates.push((h, RowState::Garbage));
-            }
-        }
-    }
-    candidates
+            let state = if r.is_deleted() {
+                RowState::DeleteMarked
+            } else {
+                RowState::Live
+            };
+            (*r, state)
+        });
+    let purged = garbage
+        .iter()
+        .filter(move |_| deleted)
+        .filter_map(|&o| RecordHeader::parse(v.page.bytes(), o, v.page.format, true).ok())
+        .map(|h| (h, RowState::Garbage));
+    listed.chain(purged)
 }
 
 /// True when every byte of every field (at `places`) of the record at

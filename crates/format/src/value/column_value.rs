@@ -82,17 +82,20 @@ fn mbminlen(collation: u32) -> u32 {
 
 impl ColumnType {
     /// The MySQL field type (low byte of `prtype`).
+    #[inline]
     pub fn mysql_type(&self) -> u32 {
         self.prtype & 0xFF
     }
 
     /// The collation id (`prtype` bits 16–30, `DATA_MYSQL_TYPE_MASK`'s
     /// neighbour `CHAR_COLL_MASK`).
+    #[inline]
     pub fn collation(&self) -> u32 {
         (self.prtype >> 16) & 0x7FFF
     }
 
     /// True when the column can be NULL.
+    #[inline]
     pub fn nullable(&self) -> bool {
         self.prtype & DATA_NOT_NULL == 0
     }
@@ -100,6 +103,7 @@ impl ColumnType {
     /// Bytes a COMPACT record always gives the column, or `None` when it has
     /// a length byte (`dict_col_get_fixed_size` with COMPACT rules: a CHAR in
     /// a multi-byte character set is variable-length).
+    #[inline]
     pub fn fixed_size(&self) -> Option<usize> {
         match self.mtype {
             DATA_INT | DATA_FLOAT | DATA_DOUBLE | DATA_FIXBINARY | DATA_SYS => {
@@ -115,6 +119,7 @@ impl ColumnType {
     }
 
     /// True when the length may take two bytes (`DATA_BIG_COL`).
+    #[inline]
     pub fn big(&self) -> bool {
         self.len > 255 || self.mtype == DATA_BLOB || self.mtype == DATA_GEOMETRY
     }
