@@ -17,8 +17,11 @@ use innodb_format::fil::header::{
     FIL_PAGE_DATA, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE,
 };
 use innodb_format::fil::mysql_compressed::MysqlCompressedHeader;
-use innodb_format::fil::page_compressed::PageDecompressor;
+use innodb_format::fil::page_compressed::{
+    ClassicCompressedHeader, PageDecompressor, FIL_PAGE_COMP_DATA,
+};
 use innodb_format::fil::page_type::PageType;
+use innodb_format::fsp::flags::CompressionAlgorithm;
 use innodb_format::fsp::header::FSP_SIZE;
 use innodb_format::index::header::PAGE_INDEX_ID;
 use innodb_format::vendor::Vendor;
@@ -110,12 +113,24 @@ impl CarvedPage {
         let mut inflater;
         let page = match self.stored {
             None => page,
-            Some(_) => {
-                inflater = PageDecompressor::new(self.page_size as usize);
-                if inflater.decompress_mysql(page).is_err() {
-                    return false;
+            Some(n) => {
+                let stored_type =
+                    PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").unwrap_or(0));
+                if stored_type.is_full_crc32_compressed() {
+                    // A full_crc32 frame: its own checksum covers it.
+                    page.get(..n as usize).unwrap_or_default()
+                } else {
+                    inflater = PageDecompressor::new(self.page_size as usize);
+                    let inflated = if stored_type == PageType::PAGE_COMPRESSED {
+                        inflater.decompress_classic(page).is_ok()
+                    } else {
+                        inflater.decompress_mysql(page).is_ok()
+                    };
+                    if !inflated {
+                        return false;
+                    }
+                    inflater.page()
                 }
-                inflater.page()
             }
         };
         checksum::verify(page, self.layout()).algorithm() == Some(self.algorithm)
@@ -148,17 +163,30 @@ impl CarvedPage {
     }
 }
 
-/// One inflater per page size, for the compressed pages a scan meets.
-#[derive(Default)]
-struct Inflaters(Vec<PageDecompressor>);
+/// The inflaters of the compressed pages a scan meets: one per page size
+/// for MySQL's (whose header says the size), one whose pages take the size
+/// they inflate to for MariaDB's (whose frames do not say it).
+struct Inflaters {
+    by_size: Vec<PageDecompressor>,
+    sized: PageDecompressor,
+}
+
+impl Default for Inflaters {
+    fn default() -> Self {
+        Inflaters {
+            by_size: Vec::new(),
+            sized: PageDecompressor::new(MAX_PAGE),
+        }
+    }
+}
 
 impl Inflaters {
     /// The inflater of `size`-byte pages, made on first use.
     fn of(&mut self, size: usize) -> Option<&mut PageDecompressor> {
-        if !self.0.iter().any(|d| d.page().len() == size) {
-            self.0.push(PageDecompressor::new(size));
+        if !self.by_size.iter().any(|d| d.page().len() == size) {
+            self.by_size.push(PageDecompressor::new(size));
         }
-        self.0.iter_mut().find(|d| d.page().len() == size)
+        self.by_size.iter_mut().find(|d| d.page().len() == size)
     }
 }
 
@@ -196,7 +224,8 @@ fn page_at(
         return None;
     }
     let page_type = PageType(u16_at(buf, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
-    if !plausible_type(page_type) {
+    let frame = page_type.is_full_crc32_compressed();
+    if !frame && !plausible_type(page_type) {
         return None;
     }
     let lsn_low = u32_at(buf, FIL_PAGE_LSN + 4, "FIL_PAGE_LSN").ok()?;
@@ -205,6 +234,9 @@ fn page_at(
         // of 0; blocks of zeros with a few bytes before do, and some verify
         // under the legacy `innodb` checksum.
         return None;
+    }
+    if frame {
+        return full_crc32_frame_at(buf, page_type, input, offset, stats, inflaters);
     }
     for size in CARVE_PAGE_SIZES {
         let Some(page) = buf.get(..size) else { break };
@@ -221,6 +253,9 @@ fn page_at(
     }
     if page_type == PageType::COMPRESSED {
         return mysql_compressed_at(buf, input, offset, stats, inflaters);
+    }
+    if page_type == PageType::PAGE_COMPRESSED {
+        return classic_compressed_at(buf, input, offset, stats, inflaters);
     }
     if !may_be_zip(page_type) {
         return None;
@@ -255,6 +290,73 @@ fn may_be_zip(t: PageType) -> bool {
             | PageType::SDI
             | PageType::RTREE
     )
+}
+
+/// The MariaDB full_crc32 page-compressed frame (type `0x8000 | n`: `n`
+/// times 256 bytes, its CRC-32C in its last 4) that starts at `buf[0]`, if
+/// one does: the frame's checksum verifies, and its payload is a zlib
+/// stream (the one algorithm the page reader decodes) that inflates to a
+/// page of a carved size, or that page less the 26 bytes before the
+/// payload, and the page inflated is the summary's.
+fn full_crc32_frame_at(
+    buf: &[u8],
+    page_type: PageType,
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+    inflaters: &mut Inflaters,
+) -> Option<CarvedPage> {
+    let size = usize::from(page_type.0 & 0x7FFF) << 8;
+    let frame = buf.get(..size).filter(|_| size <= MAX_PAGE)?;
+    stats.checksummed += 1;
+    if checksum::verify(frame, ChecksumLayout::FullCrc32).algorithm()
+        != Some(ChecksumAlgorithm::FullCrc32)
+    {
+        return None;
+    }
+    let inflater = &mut inflaters.sized;
+    inflater
+        .decompress_full_crc32_sized(frame, CompressionAlgorithm(1), &CARVE_PAGE_SIZES)
+        .ok()?;
+    let page = inflater.page();
+    let real_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
+    stats.pages += 1;
+    let mut p = summary(page, real_type, input, offset, ChecksumAlgorithm::FullCrc32);
+    p.stored = Some(u32::try_from(size).ok()?);
+    Some(p)
+}
+
+/// The MariaDB page-compressed page of the classic layout (type 34354,
+/// stored with no checksum of its own: `0xDEADBEEF` at offset 0) that
+/// starts at `buf[0]`, if one does: its payload (`FIL_PAGE_COMP_SIZE`
+/// bytes from offset 40) is a zlib stream that inflates to a page of a
+/// carved size, or that page less its 40-byte header, and the page
+/// inflated verifies (its checksum was computed before compression).
+fn classic_compressed_at(
+    buf: &[u8],
+    input: u32,
+    offset: u64,
+    stats: &mut CarveStats,
+    inflaters: &mut Inflaters,
+) -> Option<CarvedPage> {
+    let h = ClassicCompressedHeader::parse_at(buf, 0).ok()?;
+    let stored = FIL_PAGE_COMP_DATA + usize::from(h.payload_len);
+    let block = buf.get(..stored)?;
+    stats.checksummed += 1;
+    let inflater = &mut inflaters.sized;
+    inflater
+        .decompress_classic_sized(block, &CARVE_PAGE_SIZES)
+        .ok()?;
+    let page = inflater.page();
+    let ChecksumVerdict::Valid { algorithm } = checksum::verify(page, ChecksumLayout::Classic)
+    else {
+        return None;
+    };
+    let real_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
+    stats.pages += 1;
+    let mut p = summary(page, real_type, input, offset, algorithm);
+    p.stored = Some(u32::try_from(stored).ok()?);
+    Some(p)
 }
 
 /// The MySQL transparently compressed page (type 14) that starts at

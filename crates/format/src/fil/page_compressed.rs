@@ -102,6 +102,25 @@ impl PageDecompressor {
 
     /// Inflates a classic (type 34354) page-compressed page.
     pub fn decompress_classic(&mut self, page: &[u8]) -> Result<CompressedFrame, FormatError> {
+        self.classic(page, None)
+    }
+
+    /// [`Self::decompress_classic`] of a page whose page size is not known
+    /// (a carve's): the page is the first of `sizes` the payload inflates
+    /// to, whole or less its header, and [`Self::page`] takes its size.
+    pub fn decompress_classic_sized(
+        &mut self,
+        page: &[u8],
+        sizes: &[usize],
+    ) -> Result<CompressedFrame, FormatError> {
+        self.classic(page, Some(sizes))
+    }
+
+    fn classic(
+        &mut self,
+        page: &[u8],
+        sizes: Option<&[usize]>,
+    ) -> Result<CompressedFrame, FormatError> {
         let header = ClassicCompressedHeader::parse_at(page, 0)?;
         let algo_raw = header.algorithm;
         if algo_raw > 0xFF {
@@ -114,7 +133,7 @@ impl PageDecompressor {
         let algorithm = CompressionAlgorithm(algo_raw as u8);
         let len = usize::from(header.payload_len);
         let payload = slice(page, FIL_PAGE_COMP_DATA, len, "FIL_PAGE_COMP_DATA")?;
-        self.inflate(algorithm, payload, FIL_PAGE_COMP_DATA, page)?;
+        self.inflate(algorithm, payload, (FIL_PAGE_COMP_DATA, page), sizes)?;
         Ok(CompressedFrame {
             layout: FrameLayout::MariadbClassic,
             algorithm,
@@ -129,6 +148,28 @@ impl PageDecompressor {
         frame: &[u8],
         algorithm: CompressionAlgorithm,
     ) -> Result<CompressedFrame, FormatError> {
+        self.full_crc32(frame, algorithm, None)
+    }
+
+    /// [`Self::decompress_full_crc32`] of a frame whose page size is not
+    /// known (a carve's; the frame does not hold it): the page is the first
+    /// of `sizes` the payload inflates to, whole or less the 26 bytes before
+    /// it, and [`Self::page`] takes its size.
+    pub fn decompress_full_crc32_sized(
+        &mut self,
+        frame: &[u8],
+        algorithm: CompressionAlgorithm,
+        sizes: &[usize],
+    ) -> Result<CompressedFrame, FormatError> {
+        self.full_crc32(frame, algorithm, Some(sizes))
+    }
+
+    fn full_crc32(
+        &mut self,
+        frame: &[u8],
+        algorithm: CompressionAlgorithm,
+        sizes: Option<&[usize]>,
+    ) -> Result<CompressedFrame, FormatError> {
         let end = frame.len().saturating_sub(4).max(FIL_PAGE_COMP_ALGO);
         let payload = slice(
             frame,
@@ -136,7 +177,7 @@ impl PageDecompressor {
             end - FIL_PAGE_COMP_ALGO,
             "FIL_PAGE_COMP_ALGO",
         )?;
-        let used = self.inflate(algorithm, payload, FIL_PAGE_COMP_ALGO, frame)?;
+        let used = self.inflate(algorithm, payload, (FIL_PAGE_COMP_ALGO, frame), sizes)?;
         Ok(CompressedFrame {
             layout: FrameLayout::MariadbFullCrc32,
             algorithm,
@@ -201,13 +242,16 @@ impl PageDecompressor {
         })
     }
 
-    /// Inflates `payload` into the output page; returns the compressed bytes used.
+    /// Inflates `payload` into the output page; returns the compressed bytes
+    /// used. With `sizes`, the page is the first of them the payload
+    /// inflates to (the output page takes that size); without, it is the
+    /// output page's size.
     fn inflate(
         &mut self,
         algorithm: CompressionAlgorithm,
         payload: &[u8],
-        offset: usize,
-        frame: &[u8],
+        (offset, frame): (usize, &[u8]),
+        sizes: Option<&[usize]>,
     ) -> Result<usize, FormatError> {
         let fail = |reason: String| FormatError::Decompress {
             field: "page_compressed payload",
@@ -221,6 +265,9 @@ impl PageDecompressor {
                 algorithm.name()
             )));
         }
+        if let Some(largest) = sizes.and_then(|s| s.iter().copied().max()) {
+            self.out.resize(largest, 0);
+        }
         self.inflater.reset(true);
         let status = self
             .inflater
@@ -232,6 +279,14 @@ impl PageDecompressor {
             return Err(fail(format!(
                 "zlib stream did not end within the frame ({produced} bytes inflated)"
             )));
+        }
+        if let Some(sizes) = sizes {
+            let size = sizes
+                .iter()
+                .copied()
+                .find(|&n| n == produced || n == produced + offset)
+                .ok_or_else(|| fail(format!("inflated {produced} bytes, no page size")))?;
+            self.out.truncate(size);
         }
         let size = self.out.len();
         if produced == size {
