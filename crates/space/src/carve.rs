@@ -318,11 +318,29 @@ fn full_crc32_frame_at(
     inflater
         .decompress_full_crc32_sized(frame, CompressionAlgorithm(1), &CARVE_PAGE_SIZES)
         .ok()?;
-    let page = inflater.page();
-    let real_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
+    let verified = Some(ChecksumAlgorithm::FullCrc32);
+    inflated_page(inflater.page(), verified, size, (input, offset), stats)
+}
+
+/// The summary of a page-compressed page found at `offset` of `input`:
+/// `page`, the page inflated, whose own checksum must verify (classic
+/// layout) unless the frame's checksum already did (`verified`, its
+/// algorithm); `stored`, the bytes the page takes in its input.
+fn inflated_page(
+    page: &[u8],
+    verified: Option<ChecksumAlgorithm>,
+    stored: usize,
+    (input, offset): (u32, u64),
+    stats: &mut CarveStats,
+) -> Option<CarvedPage> {
+    let algorithm = match verified {
+        Some(a) => a,
+        None => checksum::verify(page, ChecksumLayout::Classic).algorithm()?,
+    };
+    let page_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
     stats.pages += 1;
-    let mut p = summary(page, real_type, input, offset, ChecksumAlgorithm::FullCrc32);
-    p.stored = Some(u32::try_from(size).ok()?);
+    let mut p = summary(page, page_type, input, offset, algorithm);
+    p.stored = Some(u32::try_from(stored).ok()?);
     Some(p)
 }
 
@@ -347,16 +365,7 @@ fn classic_compressed_at(
     inflater
         .decompress_classic_sized(block, &CARVE_PAGE_SIZES)
         .ok()?;
-    let page = inflater.page();
-    let ChecksumVerdict::Valid { algorithm } = checksum::verify(page, ChecksumLayout::Classic)
-    else {
-        return None;
-    };
-    let real_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
-    stats.pages += 1;
-    let mut p = summary(page, real_type, input, offset, algorithm);
-    p.stored = Some(u32::try_from(stored).ok()?);
-    Some(p)
+    inflated_page(inflater.page(), None, stored, (input, offset), stats)
 }
 
 /// The MySQL transparently compressed page (type 14) that starts at
@@ -381,15 +390,8 @@ fn mysql_compressed_at(
     stats.checksummed += 1;
     let inflater = inflaters.of(size)?;
     inflater.decompress_mysql(block).ok()?;
-    let page = inflater.page();
-    let ChecksumVerdict::Valid { algorithm } = checksum::verify(page, ChecksumLayout::Classic)
-    else {
-        return None;
-    };
-    stats.pages += 1;
-    let mut p = summary(page, h.original_type, input, offset, algorithm);
-    p.stored = Some(u32::try_from(stored).ok()?);
-    Some(p)
+    // Inflating wrote the original type back to its place.
+    inflated_page(inflater.page(), None, stored, (input, offset), stats)
 }
 
 /// The ROW_FORMAT=COMPRESSED page that starts at `buf[0]`, if one does: its
