@@ -54,17 +54,35 @@ fn must(tool: &str, args: &[&str]) -> String {
 
 /// `records --format json FILE`: the rows.
 fn rows(file: &Path) -> Vec<Value> {
-    let o = run([
-        "--format".as_ref(),
-        "json".as_ref(),
-        "records".as_ref(),
-        file.as_os_str(),
-    ]);
+    rows_typed(None, file)
+}
+
+/// `records --format json [--ddl DDL] FILE`: the rows.
+fn rows_typed(ddl: Option<&Path>, file: &Path) -> Vec<Value> {
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["--format".as_ref(), "json".as_ref(), "records".as_ref()];
+    if let Some(d) = ddl {
+        args.extend(["--ddl".as_ref(), d.as_os_str()]);
+    }
+    args.push(file.as_os_str());
+    let o = run(args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// `carve --format json INPUT --out OUT`, which must succeed: its report.
+fn carve_out(input: &Path, out: &Path) -> Value {
+    let (r, o) = run_json([
+        "carve".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    r
 }
 
 /// The space of `report` with id `id`.
@@ -116,13 +134,25 @@ fn same_pages(rebuilt: &Path, original: &[u8], space: &Value) {
 /// Checks `records` on the rebuilt t_plain against `records` on the
 /// original and against the server's count and digest.
 fn rows_as_server(rebuilt: &Path, original: &Path, truth: &Value) {
-    let t = table(truth, "test/t_plain");
+    rows_as_table(
+        rebuilt,
+        original,
+        table(truth, "test/t_plain"),
+        "test/t_plain",
+    );
+}
+
+/// Checks `records` on `rebuilt` against `records` on `original` and
+/// against the server's count and digest of its table `t` (columns id, a,
+/// b, c); `what` names the case in a failure.
+fn rows_as_table(rebuilt: &Path, original: &Path, t: &Value, what: &str) {
     let ours = rows(rebuilt);
-    assert_eq!(ours, rows(original));
-    assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap());
+    assert_eq!(ours, rows(original), "{what}");
+    assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap(), "{what}");
     assert_eq!(
         support::concat_ws_digest(&ours, &["id", "a", "b", "c"]),
-        t["checks"]["row_digest"].as_u64().unwrap()
+        t["checks"]["row_digest"].as_u64().unwrap(),
+        "{what}"
     );
 }
 
@@ -173,13 +203,7 @@ fn deleted_file_rebuilt_from_ext4_image() {
     let before = std::fs::read(&img).unwrap();
 
     let out = dir.path().join("carved");
-    let (r, o) = run_json([
-        "carve".as_ref(),
-        img.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = carve_out(&img, &out);
     assert_eq!(
         std::fs::read(&img).unwrap(),
         before,
@@ -236,13 +260,7 @@ fn interleaved_tables_told_apart_and_out_refused() {
     std::fs::write(&input, &mixed).unwrap();
 
     let out = dir.path().join("carved");
-    let (r, o) = run_json([
-        "carve".as_ref(),
-        input.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = carve_out(&input, &out);
     assert_eq!(r["spaces"].as_array().unwrap().len(), 2, "{r}");
     for (name, bytes) in [("test/t_plain", &plain_bytes), ("test/t_desc", &desc_bytes)] {
         let s = carved(&r, space_id(&truth, name));
@@ -308,13 +326,7 @@ fn pages_straddling_reads_are_found() {
         let input = dir.path().join(format!("lead-{lead}.bin"));
         std::fs::write(&input, &data).unwrap();
         let out = dir.path().join(format!("out-{lead}"));
-        let (r, o) = run_json([
-            "carve".as_ref(),
-            input.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = carve_out(&input, &out);
         assert_eq!(r["inputs"][0]["bytes"], data.len() as u64);
         let s = carved(&r, space_id(&truth(), "test/t_plain"));
         let written = plain_bytes
@@ -340,13 +352,7 @@ fn compressed_tables_carved_at_their_physical_sizes() {
     let input = dir.path().join("zip.bin");
     std::fs::write(&input, &data).unwrap();
     let out = dir.path().join("carved");
-    let (r, o) = run_json([
-        "carve".as_ref(),
-        input.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = carve_out(&input, &out);
     for (name, file, bytes, size) in [
         ("test/t_zip1", &zip1, &zip1_bytes, 1024usize),
         ("test/t_zip16", &zip16, &zip16_bytes, 16384),
@@ -357,15 +363,7 @@ fn compressed_tables_carved_at_their_physical_sizes() {
         assert_eq!(s["tables"], serde_json::json!([name]));
         let rebuilt = PathBuf::from(s["file"].as_str().unwrap());
         same_pages_of(&rebuilt, bytes, s, size);
-        let t = table(&truth, name);
-        let ours = rows(&rebuilt);
-        assert_eq!(ours, rows(file), "{name}");
-        assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap(), "{name}");
-        assert_eq!(
-            support::concat_ws_digest(&ours, &["id", "a", "b", "c"]),
-            t["checks"]["row_digest"].as_u64().unwrap(),
-            "{name}"
-        );
+        rows_as_table(&rebuilt, file, table(&truth, name), name);
     }
 }
 
@@ -400,13 +398,7 @@ fn page_compressed_tables_carved_from_their_stored_blocks() {
         let input = dir.path().join(format!("{label}.bin"));
         std::fs::write(&input, input_bytes).unwrap();
         let out = dir.path().join(format!("carved-{label}"));
-        let (r, o) = run_json([
-            "carve".as_ref(),
-            input.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = carve_out(&input, &out);
         for (name, file, bytes) in &files {
             let name = format!("test/{name}");
             let s = carved(&r, space_id(&truth, &name));
@@ -418,15 +410,8 @@ fn page_compressed_tables_carved_from_their_stored_blocks() {
             assert_eq!(s["tables"], serde_json::json!([name]), "{label}");
             let rebuilt = PathBuf::from(s["file"].as_str().unwrap());
             same_pages_of(&rebuilt, bytes, s, PAGE);
-            let t = table(&truth, &name);
-            let ours = rows(&rebuilt);
-            assert_eq!(ours, rows(file), "{label} {name}");
-            assert_eq!(ours.len() as u64, t["count"].as_u64().unwrap(), "{name}");
-            assert_eq!(
-                support::concat_ws_digest(&ours, &["id", "a", "b", "c"]),
-                t["checks"]["row_digest"].as_u64().unwrap(),
-                "{label} {name}"
-            );
+            let what = format!("{label} {name}");
+            rows_as_table(&rebuilt, file, table(&truth, &name), &what);
         }
     }
 }
@@ -459,33 +444,13 @@ fn mariadb_page_compressed_tables_carved_from_their_frames() {
                 stored.extend_from_slice(block);
             }
         }
-        let records = |f: &Path| -> Vec<Value> {
-            let o = run([
-                "--format".as_ref(),
-                "json".as_ref(),
-                "records".as_ref(),
-                "--ddl".as_ref(),
-                ddl.as_os_str(),
-                f.as_os_str(),
-            ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect()
-        };
+        let records = |f: &Path| rows_typed(Some(&ddl), f);
         let want = records(&file);
         for (label, input_bytes) in [("copy", &bytes), ("stored", &stored)] {
             let input = sub.join(format!("{label}.bin"));
             std::fs::write(&input, input_bytes).unwrap();
             let out = sub.join(format!("carved-{label}"));
-            let (r, o) = run_json([
-                "carve".as_ref(),
-                input.as_os_str(),
-                "--out".as_ref(),
-                out.as_os_str(),
-            ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let r = carve_out(&input, &out);
             let s = carved(&r, t["space_id"].as_u64().unwrap());
             let written = bytes
                 .chunks(PAGE)
