@@ -71,11 +71,12 @@ pub struct CarvedPage {
     pub fsp_size: Option<u32>,
     /// The checksum algorithm that verified.
     pub algorithm: ChecksumAlgorithm,
-    /// A MySQL transparently compressed page (`FIL_PAGE_COMPRESSED`, type
-    /// 14): the bytes it is stored in, its 38-byte header and compressed
-    /// block (`FIL_PAGE_COMPRESS_SIZE_V1`, offset 32, says how long); the
-    /// fields above are those of the page inflated. `None` for any other
-    /// page.
+    /// A page-compressed page: the bytes it is stored in, its header and
+    /// compressed block (MySQL's type 14: `FIL_PAGE_COMPRESS_SIZE_V1`,
+    /// offset 32, says how long; MariaDB's classic type 34354:
+    /// `FIL_PAGE_COMP_SIZE`, offset 38; a MariaDB full_crc32 frame: its
+    /// type, `0x8000 | n`, says `n * 256` bytes); the fields above are those
+    /// of the page inflated. `None` for any other page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stored: Option<u32>,
 }
@@ -110,31 +111,37 @@ impl CarvedPage {
     /// still that page: its checksum verifies with the same algorithm and
     /// `FIL_PAGE_OFFSET` (offset 4) is the same page number.
     pub fn still_valid(&self, page: &[u8]) -> bool {
-        let mut inflater;
-        let page = match self.stored {
-            None => page,
-            Some(n) => {
-                let stored_type =
-                    PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").unwrap_or(0));
-                if stored_type.is_full_crc32_compressed() {
-                    // A full_crc32 frame: its own checksum covers it.
-                    page.get(..n as usize).unwrap_or_default()
-                } else {
-                    inflater = PageDecompressor::new(self.page_size as usize);
-                    let inflated = if stored_type == PageType::PAGE_COMPRESSED {
-                        inflater.decompress_classic(page).is_ok()
-                    } else {
-                        inflater.decompress_mysql(page).is_ok()
-                    };
-                    if !inflated {
-                        return false;
-                    }
-                    inflater.page()
-                }
-            }
+        let mut inflater = None;
+        let Some(page) = self.image(page, &mut inflater) else {
+            return false;
         };
         checksum::verify(page, self.layout()).algorithm() == Some(self.algorithm)
             && u32_at(page, FIL_PAGE_OFFSET, "FIL_PAGE_OFFSET").ok() == Some(self.page_no)
+    }
+
+    /// What the checksum of `page` (read from where the scan found this
+    /// page) is checked on: the page itself; a full_crc32 frame's stored
+    /// bytes (its own checksum covers them); any other compressed page
+    /// inflated into `inflater`. `None` when it does not inflate.
+    fn image<'a>(
+        &self,
+        page: &'a [u8],
+        inflater: &'a mut Option<PageDecompressor>,
+    ) -> Option<&'a [u8]> {
+        let Some(n) = self.stored else {
+            return Some(page);
+        };
+        let stored_type = PageType(u16_at(page, FIL_PAGE_TYPE, "FIL_PAGE_TYPE").ok()?);
+        if stored_type.is_full_crc32_compressed() {
+            return page.get(..n as usize);
+        }
+        let d = inflater.insert(PageDecompressor::new(self.page_size as usize));
+        let inflated = if stored_type == PageType::PAGE_COMPRESSED {
+            d.decompress_classic(page).is_ok()
+        } else {
+            d.decompress_mysql(page).is_ok()
+        };
+        inflated.then(|| d.page())
     }
 
     /// Bytes of the page there must be in its input: its size, or what a
