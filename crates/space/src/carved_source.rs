@@ -319,7 +319,7 @@ fn fill_zero(buf: &mut [u8], at: usize, n: u64) {
 
 /// Reads `buf.len()` bytes of `file` at `offset`, fewer only at its end;
 /// returns how many.
-fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+pub fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut done = 0;
     while let Some(rest) = buf.get_mut(done..).filter(|r| !r.is_empty()) {
         match crate::source::positioned_read(file, rest, offset + done as u64) {

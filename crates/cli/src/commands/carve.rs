@@ -12,7 +12,7 @@ use innodb_analysis::reports::dropped_tables::DroppedTables;
 use innodb_format::fil::page_type::PageType;
 use innodb_render::carve_text;
 use innodb_space::carve::{scan, CarvedPage};
-use innodb_space::carved_source::{CarveInputs, CarvedSource};
+use innodb_space::carved_source::{read_full, CarveInputs, CarvedSource};
 use innodb_space::{SpaceError, Tablespace};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -181,9 +181,7 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
             None => continue,
         };
         page.fill(0);
-        let got = src
-            .seek(SeekFrom::Start(p.offset))
-            .and_then(|_| read_up_to(src, &mut page))
+        let got = read_full(src, p.offset, &mut page)
             .map_err(|e| CliError::file(input, format!("offset {}: {e}", p.offset)))?;
         // A compressed page near the input's end may be shorter than a page.
         if got < p.stored_len() || !p.still_valid(&page) {
@@ -205,20 +203,6 @@ fn write_space(files: &[PathBuf], s: &mut CarvedSpace, path: &Path) -> Result<()
         .map_err(|e| CliError::file(path, e.to_string()))?;
     s.notes.extend(notes);
     Ok(())
-}
-
-/// Reads into `buf` until it is full or `src` ends; the bytes read.
-fn read_up_to(src: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match src.read(buf.get_mut(n..).unwrap_or_default()) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// The tables the SDI of the rebuilt file `path` names.
