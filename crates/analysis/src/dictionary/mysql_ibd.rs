@@ -145,19 +145,13 @@ const TABLES: [&str; 10] = [
 /// dictionary tables, or one of them cannot be read at all; records that
 /// cannot be read are findings, and the tables read are kept.
 pub fn read(space: &Tablespace) -> Result<Dictionary, String> {
-    let (read, findings) = read_tables(space, false)?;
+    let (own, sdi_findings) = own_sdi(space)?;
+    let (read, findings) = read_tables(space, &sdi_findings, &own.tables, false)?;
     dictionary(space, &read, findings)
 }
 
 /// The rows of each dictionary table read, by name.
 type Read = BTreeMap<&'static str, Rows>;
-
-/// The rows of the dictionary tables of `space` (with `deleted`, the
-/// delete-marked and garbage-list ones too), and the problems met.
-fn read_tables(space: &Tablespace, deleted: bool) -> Result<(Read, Vec<Finding>), String> {
-    let (own, findings) = own_sdi(space)?;
-    read_tables_with(space, &findings, &own.tables, deleted)
-}
 
 /// The objects of the SDI of `space` (`mysql.ibd`), which describe its
 /// dictionary tables, and the problems met reading it; an error naming
@@ -171,9 +165,11 @@ pub fn own_sdi(space: &Tablespace) -> Result<(SdiObjects, Vec<Finding>), String>
     })
 }
 
-/// [`read_tables`] with `space`'s SDI already read (`defs`, the tables it
-/// describes, and `sdi_findings`, the problems met reading it).
-fn read_tables_with(
+/// The rows of the dictionary tables of `space` (with `deleted`, the
+/// delete-marked and garbage-list ones too), typed by `defs` (the tables
+/// its SDI describes, see [`own_sdi`]), and the problems met: those of
+/// reading the SDI (`sdi_findings`), then those of the rows.
+fn read_tables(
     space: &Tablespace,
     sdi_findings: &[Finding],
     defs: &[DdTable],

@@ -20,7 +20,7 @@
 //! copies has an InnoDB table id names no InnoDB table and is left out.
 
 pub use super::own_sdi;
-use super::{assembly, dictionary, read_tables_with, Read, Rows};
+use super::{assembly, dictionary, read_tables, Read, Rows};
 use crate::rows::records::{Row, RowState};
 use innodb_format::value::column_value::Value;
 use innodb_space::dictionary::dd::DdTable;
@@ -82,7 +82,7 @@ pub fn read_with(
     sdi_findings: &[Finding],
     defs: &[DdTable],
 ) -> Result<MysqlRemnants, String> {
-    let (mut deleted, findings) = read_tables_with(space, sdi_findings, defs, true)?;
+    let (mut deleted, findings) = read_tables(space, sdi_findings, defs, true)?;
     // A dropped table's schema is mostly still there: every row of
     // `schemata` is kept, live or not (a small table).
     let mut schemata = deleted.get("schemata").map(|r| r.select(|_| true));
